@@ -1,0 +1,21 @@
+"""REST framework glue shared by every app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from config.errors import DomainError
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DomainError → 400/403/409 with field and rule id; model validation → 400. Never a 500."""
+    if isinstance(exc, DomainError):
+        return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, DjangoValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        return Response(detail, status=400)
+    return drf_exception_handler(exc, context)

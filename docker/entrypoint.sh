@@ -1,0 +1,19 @@
+#!/bin/sh
+# One image, three roles: web (migrates first), worker, beat.
+set -e
+case "$1" in
+  web)
+    python manage.py migrate --noinput
+    exec gunicorn config.wsgi:application --bind 0.0.0.0:8000 \
+      --workers "${WEB_CONCURRENCY:-3}" --access-logfile - --timeout 60
+    ;;
+  worker)
+    exec celery -A config worker --loglevel "${LOG_LEVEL:-INFO}" --concurrency "${CELERY_CONCURRENCY:-2}"
+    ;;
+  beat)
+    exec celery -A config beat --loglevel "${LOG_LEVEL:-INFO}" --schedule /tmp/celerybeat-schedule
+    ;;
+  *)
+    exec "$@"
+    ;;
+esac

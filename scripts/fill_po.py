@@ -1,0 +1,40 @@
+"""Fill empty msgstr entries of a .po file from a JSON dict {msgid: translation}.
+
+    .venv/bin/python scripts/fill_po.py locale/it/LC_MESSAGES/django.po translations.json
+
+A maintenance helper: translators may equally edit the .po file by hand. Entries already
+translated are left alone; fuzzy flags on filled entries are dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+
+def quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def fill(po_path: Path, table: dict[str, str]) -> int:
+    blocks = po_path.read_text(encoding="utf-8").split("\n\n")
+    filled = 0
+    for n, block in enumerate(blocks):
+        match = re.search(r'^msgid ((?:".*"\n?)+)^msgstr ""\s*$', block + "\n", re.M)
+        if not match or "msgid_plural" in block:
+            continue
+        msgid = "".join(json.loads(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', match.group(1)))
+        if msgid and msgid in table:
+            head = block[: block.rindex('msgstr ""')]
+            head = re.sub(r"^#, fuzzy\n|, fuzzy", "", head, flags=re.M)
+            blocks[n] = head + "msgstr " + quote(table[msgid])
+            filled += 1
+    po_path.write_text("\n\n".join(blocks), encoding="utf-8")
+    return filled
+
+
+if __name__ == "__main__":
+    po, source = Path(sys.argv[1]), Path(sys.argv[2])
+    print(fill(po, json.loads(source.read_text(encoding="utf-8"))), "entries filled")
