@@ -1,0 +1,312 @@
+"""Reading a game record (docs/engine.md, specs/game-record.md) into typed, checked values.
+
+Like python-chess's PGN reader, the parser never raises: it collects every problem of form
+(bad JSON, wrong types, unknown territory or event type) and keeps going, so the verdict can say
+everything that is wrong at once. Problems of *form* are the rule ``FORMAT``; whether the moves
+are legal is the adjudicator's business (engine/replay.py), never this module's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.board import Board, load_board
+from engine.rulesets import RuleSet, get_ruleset
+from engine.violations import EngineError
+
+FORMAT_VERSION = "risiko-record/1"
+JOLLY = "jolly"
+EVENT_TYPES = ("place", "tris", "attack", "advance", "move", "end_turn", "time_expired", "sdadata")
+MAX_PROBLEMS_SHOWN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One event; fields not used by its type stay at their defaults."""
+
+    type: str
+    seat: int | None = None
+    territory: str = ""  # place
+    armies: int = 0  # place, advance, move
+    cards: tuple[str, ...] = ()  # tris: territory names or "jolly"
+    src: str = ""  # attack / move "from"
+    dst: str = ""  # attack / move "to"
+    attacker: tuple[int, ...] = ()
+    defender: tuple[int, ...] = ()
+    draw: str | None = None  # end_turn: card drawn (territory name or "jolly")
+    dice: tuple[int, ...] = ()  # sdadata
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: int
+    name: str
+    colour: str | None
+    objective: str | None
+
+
+@dataclass(frozen=True)
+class Record:
+    ruleset: RuleSet
+    ruleset_spec: str | Mapping[str, Any]
+    board: Board
+    players: tuple[Player, ...]
+    objectives: Mapping[str, tuple[str, ...]]  # cards written in the record
+    deal_seed: str | None
+    deal_owners: Mapping[str, int] | None
+    events: tuple[Event, ...]
+    raw: Mapping[str, Any] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    record: Record | None
+    problems: tuple[str, ...]  # each one a FORMAT problem, in reading order
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None and not self.problems
+
+    def summary(self) -> str:
+        shown = "; ".join(self.problems[:MAX_PROBLEMS_SHOWN])
+        more = len(self.problems) - MAX_PROBLEMS_SHOWN
+        return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def problem(self, text: str) -> None:
+        self.problems.append(text)
+
+    # --- small typed getters; each records a problem and returns a fallback
+    def int_field(self, obj: Mapping[str, Any], key: str, where: str, minimum: int = 1) -> int:
+        value = obj.get(key)
+        if isinstance(value, int) and _is_int(value) and value >= minimum:
+            return int(value)
+        self.problem(f"{where}: '{key}' must be an integer ≥ {minimum}, not {json.dumps(value)}")
+        return minimum
+
+    def dice_field(self, obj: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
+        value = obj.get(key)
+        if type(value) is list and all(type(d) is int for d in value):
+            return tuple(value)  # the common case, checked fast
+        if not isinstance(value, list) or not all(_is_int(d) for d in value):
+            self.problem(f"{where}: '{key}' must be a list of dice values, not {json.dumps(value)}")
+            return ()
+        return tuple(int(d) for d in value)
+
+    def territory(self, board: Board, value: object, where: str) -> str:
+        if type(value) is str and value in board.territories:
+            return value  # already the map's spelling
+        if not isinstance(value, str):
+            self.problem(f"{where}: a territory name must be a string, not {json.dumps(value)}")
+            return ""
+        name = board.canonical(value)
+        if name is None:
+            self.problem(f"{where}: unknown territory {value!r} on map {board.id!r}")
+            return ""
+        return name
+
+    def card(self, board: Board, value: object, where: str) -> str:
+        if isinstance(value, str) and value.strip().lower() == JOLLY:
+            return JOLLY
+        return self.territory(board, value, where)
+
+
+def parse_record(source: str | bytes | Mapping[str, Any] | object) -> ParseResult:
+    """Read a record from JSON text or an already decoded object. Never raises."""
+    try:
+        return _parse(source)
+    except Exception as exc:  # noqa: BLE001 - the parser's promise is to never raise
+        return ParseResult(None, (f"unreadable record ({type(exc).__name__}: {exc})",))
+
+
+def _parse(source: object) -> ParseResult:
+    r = _Reader()
+    data: object = source
+    if isinstance(source, bytes | bytearray):
+        try:
+            source = bytes(source).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return ParseResult(None, (f"not UTF-8 text: {exc}",))
+    if isinstance(source, str):
+        try:
+            data = json.loads(source)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            return ParseResult(None, (f"not JSON: {exc}",))
+    if not isinstance(data, dict):
+        return ParseResult(None, (f"a record is a JSON object, not {type(data).__name__}",))
+
+    if data.get("format") != FORMAT_VERSION:
+        r.problem(f"'format' must be {FORMAT_VERSION!r}, not {json.dumps(data.get('format'))}")
+
+    spec = data.get("ruleset", "RTU")
+    ruleset: RuleSet | None = None
+    if isinstance(spec, str | dict):
+        try:
+            ruleset = get_ruleset(spec)
+        except EngineError as exc:
+            r.problem(f"ruleset: {exc.message}")
+    else:
+        r.problem(f"'ruleset' must be a name or an object, not {json.dumps(spec)}")
+
+    map_id = data.get("map", "world")
+    board: Board | None = None
+    if isinstance(map_id, str):
+        try:
+            board = load_board(map_id)
+        except EngineError as exc:
+            r.problem(f"map: {exc.message}")
+    else:
+        r.problem(f"'map' must be a map id, not {json.dumps(map_id)}")
+
+    players = _players(r, data.get("players"))
+    if board is None or ruleset is None:
+        return ParseResult(None, tuple(r.problems))
+
+    objectives = _objectives(r, board, data.get("objectives", {}))
+    seed, owners = _deal(r, board, data.get("deal"), len(players))
+    events = _events(r, board, data.get("events"))
+    record = Record(
+        ruleset=ruleset,
+        ruleset_spec=spec,
+        board=board,
+        players=players,
+        objectives=objectives,
+        deal_seed=seed,
+        deal_owners=owners,
+        events=events,
+        raw=data,
+    )
+    return ParseResult(None if r.problems else record, tuple(r.problems))
+
+
+def _players(r: _Reader, value: object) -> tuple[Player, ...]:
+    if not isinstance(value, list) or not value:
+        r.problem("'players' must be a non-empty list")
+        return ()
+    players: list[Player] = []
+    for i, item in enumerate(value):
+        where = f"players[{i}]"
+        if not isinstance(item, dict):
+            r.problem(f"{where} must be an object")
+            continue
+        seat = r.int_field(item, "seat", where)
+        if seat != i + 1:
+            r.problem(f"{where}: seats are listed in turn order 1..N; expected seat {i + 1}, not {seat}")
+        name = item.get("name", f"seat {seat}")
+        colour = item.get("colour")
+        objective = item.get("objective")
+        if not isinstance(name, str):
+            r.problem(f"{where}: 'name' must be a string")
+            name = f"seat {seat}"
+        if colour is not None and not isinstance(colour, str):
+            r.problem(f"{where}: 'colour' must be a string")
+            colour = None
+        if objective is not None and not isinstance(objective, str):
+            r.problem(f"{where}: 'objective' must be a card id")
+            objective = None
+        players.append(Player(seat, name, colour, objective))
+    return tuple(players)
+
+
+def _objectives(r: _Reader, board: Board, value: object) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        r.problem("'objectives' must be an object of card id → territory names")
+        return {}
+    cards: dict[str, tuple[str, ...]] = {}
+    for card_id, names in value.items():
+        if not isinstance(names, list) or not names:
+            r.problem(f"objectives[{card_id!r}] must be a non-empty list of territories")
+            continue
+        cards[card_id] = tuple(r.territory(board, n, f"objectives[{card_id!r}]") for n in names)
+    return cards
+
+
+def _deal(r: _Reader, board: Board, value: object, players: int) -> tuple[str | None, dict[str, int] | None]:
+    if not isinstance(value, dict):
+        r.problem("'deal' must be an object with a 'seed', 'owners' or both")
+        return None, None
+    seed = value.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        r.problem("deal: 'seed' must be a string")
+        seed = None
+    raw_owners = value.get("owners")
+    owners: dict[str, int] | None = None
+    if raw_owners is not None:
+        if not isinstance(raw_owners, dict):
+            r.problem("deal: 'owners' must be an object of territory → seat")
+        else:
+            owners = {}
+            for name, seat in raw_owners.items():
+                territory = r.territory(board, name, "deal.owners")
+                if not _is_int(seat) or not 1 <= seat <= max(players, 1):
+                    r.problem(f"deal.owners[{name!r}]: seat must be 1..{players}, not {json.dumps(seat)}")
+                    continue
+                if territory:
+                    owners[territory] = int(seat)
+    if seed is None and owners is None:
+        r.problem("deal: give the 'seed', the 'owners', or both")
+    return seed, owners
+
+
+def _events(r: _Reader, board: Board, value: object) -> tuple[Event, ...]:
+    if value is None:
+        value = []
+    if not isinstance(value, list):
+        r.problem("'events' must be a list")
+        return ()
+    events: list[Event] = []
+    for i, item in enumerate(value):
+        where = f"events[{i}]"
+        if not isinstance(item, dict):
+            r.problem(f"{where} must be an object")
+            continue
+        kind = item.get("type")
+        if kind not in EVENT_TYPES:
+            r.problem(f"{where}: unknown event type {json.dumps(kind)}")
+            continue
+        seat = item.get("seat")
+        if seat is not None and not _is_int(seat):
+            r.problem(f"{where}: 'seat' must be an integer")
+            seat = None
+        events.append(_event(r, board, kind, seat, item, where))
+    return tuple(events)
+
+
+def _event(r: _Reader, board: Board, kind: str, seat: int | None, item: Mapping[str, Any], where: str) -> Event:
+    if kind == "place":
+        return Event(kind, seat, territory=r.territory(board, item.get("territory"), where),
+                     armies=r.int_field(item, "armies", where))
+    if kind == "tris":
+        cards = item.get("cards")
+        if not isinstance(cards, list) or not cards:
+            r.problem(f"{where}: 'cards' must be a list of card names")
+            return Event(kind, seat)
+        return Event(kind, seat, cards=tuple(r.card(board, c, where) for c in cards))
+    if kind == "attack":
+        return Event(kind, seat, src=r.territory(board, item.get("from"), where),
+                     dst=r.territory(board, item.get("to"), where),
+                     attacker=r.dice_field(item, "attacker", where),
+                     defender=r.dice_field(item, "defender", where))
+    if kind == "advance":
+        return Event(kind, seat, armies=r.int_field(item, "armies", where))
+    if kind == "move":
+        return Event(kind, seat, src=r.territory(board, item.get("from"), where),
+                     dst=r.territory(board, item.get("to"), where),
+                     armies=r.int_field(item, "armies", where))
+    if kind == "end_turn":
+        draw = item.get("draw")
+        return Event(kind, seat, draw=None if draw is None else r.card(board, draw, where))
+    if kind == "sdadata":
+        return Event(kind, seat, dice=r.dice_field(item, "dice", where))
+    return Event(kind, seat)  # time_expired

@@ -1,0 +1,426 @@
+"""Scoring a final board: S-RTU with S-PLACE and S-TOURNAMENT, S-M1/M2/M3, S-TA, S-MEDIO.
+
+A scoring system is a small frozen object in :data:`SCORING_SYSTEMS`: how a seat's game score is
+computed, which tie-breaks order the places, and the place bonus added for tournament points.
+The club formats (S-OPEN, S-MASTER …) are meant to be added the same way, as data plus a
+function, without touching the ranking code.
+
+Ranking (S-PLACE), the same for every system: a player who made the objective is first; the
+other survivors follow by game score, then the system's tie-breaks (S-RTU: extra-objective
+points, armies on the board, the later seat in turn order); eliminated players come after every
+survivor, the one eliminated later ahead. With ``rs.shared_places`` a tie on game score is not
+broken: the tied players share the best of their places and each gets the average of the
+bonuses of the places they cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from engine.board import Board
+from engine.objectives import Objective, objective_held
+from engine.rulesets import RuleSet
+from engine.violations import EngineError, Violation
+
+ENDINGS = ("objective", "sdadata", "elimination", "incomplete", "time")
+
+
+@dataclass(frozen=True)
+class FinalPlayer:
+    seat: int
+    objective: str | None
+    eliminated: int | None = None  # elimination order, 1 = first eliminated
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    seat: int
+    game_score: float
+    extra_objective: int
+    armies: int
+    place: float
+    tournament_points: float
+    tiebreak: str | None  # what decided the place against a tied rival, "shared", or None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "game_score": _number(self.game_score),
+            "extra_objective": self.extra_objective,
+            "armies": self.armies,
+            "place": _number(self.place),
+            "tournament_points": _number(self.tournament_points),
+            "tiebreak": self.tiebreak,
+        }
+
+
+def _number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What every scoring system may look at, computed once per board."""
+
+    board: Board
+    rs: RuleSet
+    players: tuple[FinalPlayer, ...]
+    objectives: Mapping[str, Objective]
+    owners: Mapping[str, int]
+    armies: Mapping[str, int]
+    ended_by: str
+    winner: int | None  # the seat that met its objective (ended_by "objective"), else None
+    held_points: Mapping[int, int]  # value of all territories each seat holds
+    objective_points: Mapping[int, int]  # value of the held territories on the seat's own card
+    armies_total: Mapping[int, int]
+    armies_in_objective: Mapping[int, int]
+    total_supremacy: bool = False  # S-MEDIO
+
+    @property
+    def table_size(self) -> int:
+        return len(self.players)
+
+    def extra(self, seat: int) -> int:
+        return self.held_points[seat] - self.objective_points[seat]
+
+
+@dataclass(frozen=True)
+class ScoringSystem:
+    id: str
+    description: str
+    game_score: Callable[[Facts, int], float]
+    tiebreaks: tuple[str, ...] = ("extra_objective", "armies", "later_seat")
+    place_bonus: Callable[[Facts], tuple[float, ...]] = field(default=lambda f: ())
+
+
+def _objective_of(facts: Facts, seat: int) -> Objective | None:
+    for p in facts.players:
+        if p.seat == seat and p.objective is not None:
+            return facts.objectives.get(p.objective)
+    return None
+
+
+def _card_territories(facts: Facts, seat: int) -> frozenset[str]:
+    obj = _objective_of(facts, seat)
+    return obj.territories if obj is not None else frozenset()
+
+
+# ------------------------------------------------------------------ the systems
+def _s_rtu(f: Facts, seat: int) -> float:
+    """S-RTU: a fixed 100 for RisiKo!, else the values of the own card's territories held."""
+    if f.winner == seat:
+        return f.rs.objective_points_risiko
+    return f.objective_points[seat]
+
+
+def _s_m1(f: Facts, seat: int) -> float:
+    """S-M1: all territories held, +50 to whoever met the objective before time."""
+    return f.held_points[seat] + (50 if f.winner == seat else 0)
+
+
+def _s_m2(f: Facts, seat: int) -> float:
+    """S-M2: own objective's territories only; all territories for whoever met the objective.
+
+    A classic card without territories (conquer 24, destroy a colour) counts every territory,
+    since every territory serves it.
+    """
+    if f.winner == seat or not _card_territories(f, seat):
+        return f.held_points[seat]
+    return f.objective_points[seat]
+
+
+def _s_m3(f: Facts, seat: int) -> float:
+    """S-M3 on M1: plus one point per army on the board."""
+    return _s_m1(f, seat) + f.armies_total[seat]
+
+
+def _s_m3_m2(f: Facts, seat: int) -> float:
+    """S-M3 on M2: plus one point per army inside the objective (all armies when M2 counts all)."""
+    if f.winner == seat or not _card_territories(f, seat):
+        return _s_m2(f, seat) + f.armies_total[seat]
+    return _s_m2(f, seat) + f.armies_in_objective[seat]
+
+
+def _s_ta(f: Facts, seat: int) -> float:
+    """S-TA: victory points = values of all territories held (the objective still wins first)."""
+    return f.held_points[seat]
+
+
+def _medio_winner(f: Facts) -> int | None:
+    if f.winner is not None:
+        return f.winner
+    alive = [p.seat for p in f.players if p.eliminated is None]
+    if not alive:
+        return None
+    # no objective met: the most points held wins (then armies, then the later seat)
+    return max(alive, key=lambda s: (f.held_points[s], f.armies_total[s], s))
+
+
+def _s_medio(f: Facts, seat: int) -> float:
+    """S-MEDIO (seed 001) for one game: the victory or loss factor, rounded down.
+
+    Victory factor = points held × players / 2 (× 2 with total supremacy); loss factor = points
+    held × players / 10 (halved after a total supremacy). A player's personal score over a
+    series is the average of these per-game factors, computed by the tournament layer.
+    """
+    n = f.table_size
+    points = f.held_points[seat]
+    if seat == _medio_winner(f):
+        return (points * n) // (1 if f.total_supremacy else 2)
+    return (points * n) // (20 if f.total_supremacy else 10)
+
+
+SCORING_SYSTEMS: Mapping[str, ScoringSystem] = MappingProxyType(
+    {
+        s.id: s
+        for s in (
+            ScoringSystem(
+                "S-RTU",
+                "RTU: objective points (RisiKo! = 100) + 30/15/5 for places 1-3",
+                _s_rtu,
+                place_bonus=lambda f: tuple(f.rs.tournament_place_bonus),
+            ),
+            ScoringSystem("S-M1", "Method 1: all territories + 50 for the objective", _s_m1, ("armies", "later_seat")),
+            ScoringSystem("S-M2", "Method 2: objective territories (all if met)", _s_m2),
+            ScoringSystem("S-M3", "Method 3 on method 1: + 1 per army", _s_m3, ("armies", "later_seat")),
+            ScoringSystem("S-M3-M2", "Method 3 on method 2: + 1 per army in the objective", _s_m3_m2),
+            ScoringSystem("S-TA", "Time Attack: victory points, then armies, then an extra round", _s_ta, ("armies",)),
+            ScoringSystem("S-MEDIO", "Medioriente: victory / loss factor of one game", _s_medio, ("armies", "later_seat")),
+        )
+    }
+)
+
+
+# ------------------------------------------------------------------ facts and checks
+def _facts(
+    board: Board,
+    rs: RuleSet,
+    players: Sequence[FinalPlayer],
+    objectives: Mapping[str, Objective],
+    owners: Mapping[str, int],
+    armies: Mapping[str, int],
+    ended_by: str,
+    total_supremacy: bool = False,
+) -> Facts:
+    seats = [p.seat for p in players]
+    held = dict.fromkeys(seats, 0)
+    in_obj = dict.fromkeys(seats, 0)
+    army_sum = dict.fromkeys(seats, 0)
+    army_obj = dict.fromkeys(seats, 0)
+    cards: dict[int, frozenset[str]] = {}
+    for p in players:
+        card = objectives.get(p.objective) if p.objective is not None else None
+        if card is not None:
+            cards[p.seat] = card.territories
+    for t, seat in owners.items():
+        if seat not in held or t not in board.territories:
+            continue
+        value = board.territories[t].value
+        held[seat] += value
+        army_sum[seat] += armies.get(t, 0)
+        if t in cards.get(seat, frozenset()):
+            in_obj[seat] += value
+            army_obj[seat] += armies.get(t, 0)
+    winner = None
+    if ended_by == "objective":
+        holders = [s for s in seats if _holds(board, players, objectives, owners, armies, s)]
+        winner = holders[0] if len(holders) == 1 else None
+    return Facts(
+        board, rs, tuple(players), objectives, owners, armies, ended_by, winner,
+        held, in_obj, army_sum, army_obj, total_supremacy,
+    )
+
+
+def _holds(
+    board: Board,
+    players: Sequence[FinalPlayer],
+    objectives: Mapping[str, Objective],
+    owners: Mapping[str, int],
+    armies: Mapping[str, int],
+    seat: int,
+) -> bool:
+    p = next(p for p in players if p.seat == seat)
+    if p.eliminated is not None or p.objective not in objectives:
+        return False
+    assert p.objective is not None
+    return objective_held(objectives[p.objective], owners, seat, armies=armies, board=board)
+
+
+def check_board(
+    board: Board,
+    rs: RuleSet,
+    players: Sequence[FinalPlayer],
+    objectives: Mapping[str, Objective],
+    owners: Mapping[str, int],
+    armies: Mapping[str, int],
+    ended_by: str,
+) -> list[Violation]:
+    """Every reason a final board is impossible, each with its rule id (event None)."""
+    out: list[Violation] = []
+
+    def bad(rule: str, message: str) -> None:
+        out.append(Violation(None, rule, message))
+
+    if ended_by not in ENDINGS:
+        bad("FORMAT", f"ended_by must be one of {list(ENDINGS)}, not {ended_by!r}")
+    seats = [p.seat for p in players]
+    if len(set(seats)) != len(seats) or not players:
+        bad("FORMAT", f"seats must be listed once each, got {seats}")
+    orders = [p.eliminated for p in players if p.eliminated is not None]
+    if sorted(orders) != list(range(1, len(orders) + 1)):
+        bad("FORMAT", f"elimination orders must be 1..{len(orders)}, got {sorted(orders)}")
+    seen: dict[str, str] = {}
+    for name, seat in owners.items():
+        canonical = board.canonical(name)
+        if canonical is None:
+            bad("FORMAT", f"unknown territory {name!r} on map {board.id!r}")
+            continue
+        if canonical in seen:
+            bad("B-MAP", f"{canonical} is owned twice ({seen[canonical]!r} and {name!r})")
+        seen[canonical] = name
+        if seat not in seats:
+            bad("FORMAT", f"{canonical} is owned by seat {seat!r}, which is not at the table")
+    missing = [t for t in board.names if t not in seen]
+    if missing:
+        bad("B-MAP", f"{len(missing)} territories have no owner: {', '.join(missing)}")
+    per_seat = dict.fromkeys(seats, 0)
+    for name, seat in owners.items():
+        count = armies.get(name)
+        if count is None:
+            bad("FORMAT", f"no armies given for {name}")
+        elif isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            bad("A-OCCUPY", f"{name} holds {count!r} armies; every territory holds at least 1")
+        elif seat in per_seat:
+            per_seat[seat] += count
+    for name in armies:
+        if name not in owners:
+            bad("FORMAT", f"armies given for {name!r}, which has no owner")
+    if rs.army_cap is not None:
+        for seat, total in per_seat.items():
+            if total > rs.army_cap:
+                bad("D-CAP", f"seat {seat} has {total} armies on the board (at most {rs.army_cap})")
+    alive = {p.seat for p in players if p.eliminated is None}
+    for p in players:
+        if p.eliminated is not None:
+            kept = sum(1 for s in owners.values() if s == p.seat)
+            if kept:
+                bad("A-ELIM", f"seat {p.seat} is eliminated but owns {kept} territories")
+        elif p.seat not in owners.values() and owners:
+            bad("A-ELIM", f"seat {p.seat} owns nothing but is not marked eliminated")
+        if not p.objective:  # None or "" (a record without a card)
+            if p.eliminated is None:
+                bad("O-RTU", f"seat {p.seat} has no objective card")
+        elif p.objective not in objectives:
+            bad("O-RTU", f"seat {p.seat}: unknown objective card {p.objective!r}")
+    owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
+    holders = [s for s in sorted(alive) if _holds(board, players, objectives, owners_c, armies, s)]
+    if ended_by == "objective" and len(holders) != 1:
+        bad("O-RTU", "the game ended by objective but no seat holds its whole card" if not holders
+            else f"seats {holders} all hold their whole card")
+    if ended_by != "objective":
+        for s in holders:
+            obj = objectives[next(p.objective for p in players if p.seat == s) or ""]
+            if obj.kind == "territories":
+                bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by objective")
+    # the scoresheet's "Totale Punti": every point on the map belongs to exactly one seat
+    facts = _facts(board, rs, players, objectives, owners_c, armies, ended_by)
+    total = sum(facts.objective_points[s] + facts.extra(s) for s in seats)
+    if total != board.total_value:
+        bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}")
+    return out
+
+
+# ------------------------------------------------------------------ ranking
+def _tiebreak_key(f: Facts, seat: int, name: str) -> float:
+    if name == "extra_objective":
+        return f.extra(seat)
+    if name == "armies":
+        return f.armies_total[seat]
+    if name == "later_seat":
+        return seat
+    raise ValueError(name)
+
+
+def score_game(
+    board: Board,
+    rs: RuleSet,
+    players: Sequence[FinalPlayer],
+    objectives: Mapping[str, Objective],
+    owners: Mapping[str, int],
+    armies: Mapping[str, int],
+    ended_by: str,
+    system: str = "S-RTU",
+    *,
+    total_supremacy: bool = False,
+) -> list[SeatScore]:
+    """Scores of every seat, in seat order. Check the board first with :func:`check_board`."""
+    scoring = SCORING_SYSTEMS.get(system)
+    if scoring is None:
+        raise EngineError("FORMAT", f"unknown scoring system {system!r} (known: {', '.join(SCORING_SYSTEMS)})")
+    owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
+    armies_c = {board.canonical(t) or t: a for t, a in armies.items()}
+    f = _facts(board, rs, players, objectives, owners_c, armies_c, ended_by, total_supremacy)
+    score = {p.seat: float(scoring.game_score(f, p.seat)) for p in players}
+    # S-TA ties that survive its tie-breaks are settled by an extra round the engine cannot play
+    shared = rs.shared_places or "later_seat" not in scoring.tiebreaks
+
+    survivors = [p.seat for p in players if p.eliminated is None]
+    eliminated = sorted((p for p in players if p.eliminated is not None), key=lambda p: -(p.eliminated or 0))
+    breaks = () if rs.shared_places else scoring.tiebreaks
+
+    def key(seat: int) -> tuple[float, ...]:
+        return (1 if seat == f.winner else 0, score[seat], *(_tiebreak_key(f, seat, b) for b in breaks))
+
+    order = sorted(survivors, key=key, reverse=True) + [p.seat for p in eliminated]
+    # group seats that remain tied after all tie-breaks (only possible when places are shared)
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and seat in survivors and groups[-1][0] in survivors and shared and key(seat) == key(groups[-1][0]):
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    bonuses = scoring.place_bonus(f)
+    result: dict[int, SeatScore] = {}
+    position = 1
+    for group in groups:
+        covered = range(position, position + len(group))
+        bonus = sum(bonuses[i - 1] if i - 1 < len(bonuses) else 0 for i in covered) / len(group)
+        for seat in group:
+            tiebreak = ("shared" if rs.shared_places else "extra_round") if len(group) > 1 else _decider(f, seat, survivors, score, breaks, eliminated)
+            result[seat] = SeatScore(
+                seat=seat,
+                game_score=score[seat],
+                extra_objective=f.extra(seat),
+                armies=f.armies_total[seat],
+                place=float(position),
+                tournament_points=score[seat] + bonus,
+                tiebreak=tiebreak,
+            )
+        position += len(group)
+    return [result[p.seat] for p in sorted(players, key=lambda p: p.seat)]
+
+
+def _decider(
+    f: Facts,
+    seat: int,
+    survivors: list[int],
+    score: Mapping[int, float],
+    breaks: tuple[str, ...],
+    eliminated: Sequence[FinalPlayer],
+) -> str | None:
+    """The deepest tie-break needed to separate ``seat`` from any survivor with its game score."""
+    if seat not in survivors:
+        return "elimination_order" if len(eliminated) > 1 else None
+    if seat == f.winner:
+        return None
+    deepest: int | None = None
+    for other in survivors:
+        if other == seat or other == f.winner or score[other] != score[seat]:
+            continue
+        for i, b in enumerate(breaks):
+            if _tiebreak_key(f, seat, b) != _tiebreak_key(f, other, b):
+                deepest = i if deepest is None else max(deepest, i)
+                break
+    return None if deepest is None else breaks[deepest]
