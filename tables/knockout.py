@@ -1,0 +1,219 @@
+"""Knock-out planning: K-KO (direct elimination) and K-KO-RCU (the clubs' semifinal practice).
+
+Pure Python (no Django). Who sits where inside a round is still :func:`tables.seating.compose`;
+this module only says how many tables of which size each round has and who goes on.
+
+K-KO: each table's winner goes to the next round, and the rounds are planned *back from the
+final*: the final has ``final_size`` players, so the round before has that many tables, and so
+on until the entrants fit. Seed 000's example: 100 players, final of 5 → 20 tables of 5, then 5
+tables of 4, then the final. When no chain of tables of 4 and 5 fits exactly (e.g. 30 players,
+final of 5), the plan fills the missing seats of the next round with the best runners-up
+("ripescaggio", as K-KO-RCU does for an empty final seat), using as few as possible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from tables.seating import UNCOVERABLE, SeatingError, table_sizes
+
+MAX_BEST_LOSERS = 5  # per round; more would not be a knock-out any more
+
+
+@dataclass(frozen=True)
+class KnockoutRound:
+    number: int  # 1 = first round; the last round is the final
+    players: int
+    tables: tuple[int, ...]  # table sizes
+    winners: int  # table winners who go on (= number of tables)
+    best_losers: int  # best runners-up who also go on (ripescaggio); 0 in the final
+
+    @property
+    def is_final(self) -> bool:
+        return len(self.tables) == 1 and self.best_losers == 0 and self.winners == 1
+
+    @property
+    def advancing(self) -> int:
+        return self.winners + self.best_losers
+
+
+@dataclass(frozen=True)
+class KnockoutPlan:
+    entrants: int
+    final_size: int
+    rounds: tuple[KnockoutRound, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "entrants": self.entrants,
+            "final_size": self.final_size,
+            "rounds": [
+                {"number": r.number, "players": r.players, "tables": list(r.tables),
+                 "winners": r.winners, "best_losers": r.best_losers}
+                for r in self.rounds
+            ],
+        }
+
+
+def _split(players: int, tables: int) -> tuple[int, ...]:
+    """``tables`` tables of 4 and 5 seating exactly ``players`` (fours first)."""
+    fives = players - 4 * tables
+    return (4,) * (tables - fives) + (5,) * fives
+
+
+def plan_knockout(entrants: int, final_size: int = 5, prefer: str = "fives") -> KnockoutPlan:
+    """Rounds of a K-KO event: fewest rounds, then fewest best runners-up needed, then the
+    organizer's ``prefer`` ("fives": fewer, fuller tables in the early rounds)."""
+    if final_size not in (4, 5):
+        raise SeatingError("T-SIZE", f"A final has 4 or 5 players, not {final_size}.")
+    if prefer not in ("fives", "fours"):
+        raise SeatingError("K-KO", f"Unknown preference {prefer!r}.", ["fives", "fours"])
+    if entrants < final_size:
+        raise SeatingError("K-KO", f"{entrants} players cannot fill a final of {final_size}.",
+                           [f"a final of {entrants}" if entrants in (4, 5) else "more players"])
+
+    if entrants in UNCOVERABLE:
+        table_sizes(entrants)  # raises with the organizer's options (K-TABLES)
+
+    @cache
+    def best(players: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]] | None:
+        """(rounds, best losers, table-count key, [(tables, best_losers) per round])."""
+        if players == final_size:
+            return (1, 0, 0, ((1, 0),))
+        found = None
+        for tables in range(-(-players // 5), players // 4 + 1):
+            if tables < 2:
+                continue  # one table before the final would only replay the final
+            for extra in range(0, MAX_BEST_LOSERS + 1):
+                following = tables + extra
+                if following >= players or extra > players - tables:
+                    break
+                rest = best(following)
+                if rest is None:
+                    continue
+                key_tables = tables if prefer == "fives" else -tables
+                candidate = (rest[0] + 1, rest[1] + extra, key_tables,
+                             ((tables, extra),) + rest[3])
+                if found is None or candidate[:3] < found[:3]:
+                    found = candidate
+        return found
+
+    chain = best(entrants)
+    if chain is None:
+        raise SeatingError(
+            "K-KO", f"No knock-out of tables of 4 and 5 leads {entrants} players to a final "
+            f"of {final_size}.", ["a different final size", "a qualifying game first"])
+    rounds, players = [], entrants
+    for number, (tables, extra) in enumerate(chain[3], start=1):
+        sizes = _split(players, tables)
+        rounds.append(KnockoutRound(number, players, sizes, tables, extra))
+        players = tables + extra
+    return KnockoutPlan(entrants, final_size, tuple(rounds))
+
+
+def advance(
+    plan: KnockoutPlan,
+    round_number: int,
+    winners: Sequence[int],
+    runners_up: Sequence[int] = (),
+) -> list[int]:
+    """Players of the next round: the table winners of round ``round_number`` plus, when the
+    plan asks for them, the best runners-up in the order given (best first — the caller ranks
+    them by table position, then by standing, as K-KO-RCU's ripescaggio does)."""
+    if not 1 <= round_number < len(plan.rounds):
+        raise SeatingError("K-KO", f"Round {round_number} has no next round in this plan.")
+    current = plan.rounds[round_number - 1]
+    if len(winners) != current.winners or len(set(winners)) != len(winners):
+        raise SeatingError(
+            "K-KO", f"Round {round_number} has {current.winners} tables, so exactly "
+            f"{current.winners} different winners go on; got {len(winners)}.")
+    fill = [p for p in runners_up if p not in set(winners)]
+    if len(fill) < current.best_losers:
+        raise SeatingError(
+            "K-KO", f"Round {round_number} sends {current.best_losers} best runners-up on; "
+            f"only {len(fill)} given.")
+    return list(winners) + fill[: current.best_losers]
+
+
+# --------------------------------------------------------------------------------------------
+# K-KO-RCU: semifinals by entrants (data), checked against the clubs' tool (CLUB-TOOLS.md §1.5)
+
+# Largest entrant count of each step: up to the first threshold an event is "small" (2, 3 or 4
+# semifinals by the qualifying results); above threshold i it plays 4·(i+1) semifinals and
+# i+1 parallel finals.
+RCU_THRESHOLDS: dict[str, tuple[int, ...]] = {
+    "raduno": (36, 76, 116, 156, 196),
+    "master": (49, 99, 149, 199),
+}
+RCU_MIN_PLAYERS = 10  # a small event needs at least 10 active players
+BAND = 4  # each semifinal takes one player from each band of four in the standings
+
+
+@dataclass(frozen=True)
+class RcuPlan:
+    entrants: int
+    kind: str
+    small: bool  # semifinals decided by results (rcu_small_semifinals)
+    semifinals: int  # 0 when small: see rcu_small_semifinals
+    semifinalists: int
+    finals: int  # parallel finals (= winners of the event's classes)
+
+
+def rcu_plan(entrants: int, kind: str = "raduno") -> RcuPlan:
+    """Semifinals and parallel finals by entrants who played both qualifying games."""
+    if kind not in RCU_THRESHOLDS:
+        raise SeatingError("K-KO-RCU", f"Unknown event kind {kind!r}.", list(RCU_THRESHOLDS))
+    thresholds = RCU_THRESHOLDS[kind]
+    if entrants <= thresholds[0]:
+        if entrants < RCU_MIN_PLAYERS:
+            raise SeatingError("K-KO-RCU", f"{entrants} players: a knock-out phase needs at "
+                               f"least {RCU_MIN_PLAYERS}.")
+        return RcuPlan(entrants, kind, True, 0, 0, 1)
+    finals = sum(1 for t in thresholds if entrants > t)
+    return RcuPlan(entrants, kind, False, 4 * finals, 4 * BAND * finals, finals)
+
+
+@dataclass(frozen=True)
+class SmallSemis:
+    semifinals: int
+    direct_to_final: int  # leaders who skip the semifinals
+    first_place: int  # standings positions that play the semifinals, inclusive
+    last_place: int
+
+
+def rcu_small_semifinals(
+    wins: Sequence[int], points: Sequence[float], withdrawn: Sequence[bool] = ()
+) -> SmallSemis:
+    """Small events (K-KO-RCU): 2, 3 or 4 semifinals from the top three after the qualifiers.
+    ``wins``/``points``/``withdrawn`` are for standings positions 1, 2, 3.
+
+    * 1st and 2nd both won both games and 2nd is strictly ahead of 3rd → 2 semifinals, places
+      3–10 play, 1st and 2nd go straight to the final;
+    * only 1st won both, or 2nd and 3rd are tied → 3 semifinals, places 2–13, 1st goes straight;
+    * otherwise (1st has fewer than 2 wins, 1st–2nd–3rd tied, 1st or 2nd withdrew) → 4
+      semifinals of the top 16.
+    """
+    if len(wins) < 3 or len(points) < 3:
+        raise SeatingError("K-KO-RCU", "The top three of the standings are needed.")
+    out = list(withdrawn) + [False] * (3 - len(withdrawn))
+    all_tied = points[0] == points[1] == points[2]
+    if wins[0] < 2 or all_tied or out[0] or out[1]:
+        return SmallSemis(4, 0, 1, 16)
+    if wins[1] >= 2 and points[1] > points[2]:
+        return SmallSemis(2, 2, 3, 10)
+    return SmallSemis(3, 1, 2, 13)
+
+
+def rcu_classes(standings: Sequence[int], finals: int) -> list[list[int]]:
+    """Split the semifinalists (standings order) into ``finals`` parallel classes: positions 1,
+    1+k, 1+2k… form class 1, and so on."""
+    return [list(standings[c::finals]) for c in range(finals)]
+
+
+def rcu_bands(class_players: Sequence[int]) -> list[list[int]]:
+    """Bands of four in standings order; each semifinal takes one player of each band (club
+    separation first: compose with priorities ("club_apart", "region_apart") and the band as
+    the region)."""
+    return [list(class_players[i:i + BAND]) for i in range(0, len(class_players), BAND)]
