@@ -1,0 +1,323 @@
+"""Clubs, players, tournaments, registrations, check-ins, roles, private links and the audit log.
+
+Models keep their invariants (constraints); writes go through ``services.py``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import unicodedata
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+DEFAULT_START_TIMES = ["10:30", "14:00", "16:30"]  # K-BEST2: a one-day event's three games
+
+
+def normalise_name(*parts: str) -> str:
+    """Casefolded, accent-free, single-spaced: "  Rossi  Mario " and "rossi mario" agree."""
+    text = " ".join(p for p in parts if p)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(text.casefold().replace("'", " ").replace("-", " ").split())
+
+
+def default_start_times() -> list[str]:
+    return list(DEFAULT_START_TIMES)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 bits: long enough to be unguessable
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    region = models.CharField(_("region"), max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    nickname = models.CharField(_("nickname"), max_length=80, blank=True)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="players",
+    )
+    email = models.EmailField(_("e-mail"), blank=True)
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    # Derived from first + last name (see normalise_name); kept for duplicate detection.
+    normalised_name = models.CharField(max_length=170, editable=False, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["normalised_name", "club"], name="player_unique_name_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.normalised_name = normalise_name(self.first_name, self.last_name)
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def display_name(self) -> str:
+        """Name, nickname and nothing else: what public pages may show."""
+        return f"{self.full_name} ({self.nickname})" if self.nickname else self.full_name
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ONE_DAY_RTU = "rtu", _("One-day RTU (best two of three)")
+        ITALIANA = "italiana", _("All'italiana (every game counts)")
+        KNOCKOUT = "knockout", _("Direct elimination")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class RuleSet(models.TextChoices):
+        RTU = "RTU", _("RTU tournament regulation")
+        CLASSIC = "CLASSIC", _("Classic")
+        TIME_ATTACK = "TIME_ATTACK", _("Time Attack")
+
+    # Allowed status moves; anything else is refused by services.change_status.
+    TRANSITIONS = {
+        Status.DRAFT: {Status.REGISTRATION},
+        Status.REGISTRATION: {Status.DRAFT, Status.RUNNING},
+        Status.RUNNING: {Status.REGISTRATION, Status.FINISHED},
+        Status.FINISHED: {Status.RUNNING},
+    }
+
+    name = models.CharField(_("name"), max_length=150)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    format = models.CharField(
+        _("format"), max_length=20, choices=Format.choices, default=Format.ONE_DAY_RTU
+    )
+    ruleset = models.CharField(
+        _("rule set"), max_length=20, choices=RuleSet.choices, default=RuleSet.RTU
+    )
+    ruleset_overrides = models.JSONField(_("rule set overrides"), default=dict, blank=True)
+    scoring_system = models.CharField(_("scoring system"), max_length=20, default="S-RTU")
+    games_count = models.PositiveSmallIntegerField(_("number of games"), default=3)
+    start_times = models.JSONField(_("start times"), default=default_start_times)
+    capacity = models.PositiveIntegerField(
+        _("capacity"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(games_count__gte=1) & models.Q(games_count__lte=20),
+                name="tournament_games_count_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def game_start(self, number: int) -> dt.time | None:
+        """Scheduled start of game ``number`` (1-based), if one is set."""
+        try:
+            hours, minutes = str(self.start_times[number - 1]).split(":")
+            return dt.time(int(hours), int(minutes))
+        except (IndexError, ValueError):
+            return None
+
+    @property
+    def schedule(self) -> list[tuple[int, dt.time | None]]:
+        return [(n, self.game_start(n)) for n in range(1, self.games_count + 1)]
+
+    @property
+    def is_registration_open(self) -> bool:
+        return self.status == self.Status.REGISTRATION
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        WAITLISTED = "waitlisted", _("Waitlisted")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.REGISTERED
+    )
+    created_at = models.DateTimeField(default=timezone.now)  # waitlist order
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="registration_unique_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+
+class CheckIn(models.Model):
+    """A registered player is present for game ``game_number`` (1-based) of the tournament."""
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="checkins"
+    )
+    game_number = models.PositiveSmallIntegerField(_("game"))
+    checked_in_at = models.DateTimeField(default=timezone.now)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["game_number", "checked_in_at"]
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration", "game_number"], name="checkin_once_per_game"
+            ),
+            models.CheckConstraint(condition=models.Q(game_number__gte=1), name="checkin_game_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} – {self.game_number}"
+
+
+class TournamentRole(models.Model):
+    """Organizers (owner and co-organizers) and referees of one tournament."""
+
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("Organizer")
+        REFEREE = "referee", _("Referee")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament role")
+        verbose_name_plural = _("tournament roles")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()} @ {self.tournament}"
+
+
+class AccessLink(models.Model):
+    """A private, revocable link: a referee's password-less login to one tournament, or a
+    player's personal link (their objective card, confirming their table's result)."""
+
+    class Kind(models.TextChoices):
+        REFEREE = "referee", _("Referee")
+        PLAYER = "player", _("Player")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="links")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="access_links",
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="access_links"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("private link")
+        verbose_name_plural = _("private links")
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="referee", user__isnull=False, player__isnull=True)
+                    | models.Q(kind="player", player__isnull=False)
+                ),
+                name="access_link_kind_matches_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} – {self.tournament}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class AuditEntry(models.Model):
+    """Who did what, when, with the state before and after (every result change, every
+    registration change, every organizer correction)."""
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="audit"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    actor_label = models.CharField(max_length=150, blank=True)  # survives user deletion
+    action = models.CharField(max_length=60)
+    object_type = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=40, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label} {self.action} {self.object_type}"

@@ -1,0 +1,56 @@
+"""Who may do what within a tournament. Every write in every app asks these functions.
+
+- organizer: owns the tournament (or was added as co-organizer); may do everything in it;
+- referee: records and enters results within *their* tournaments only;
+- anyone else (players, anonymous): reads public pages; players act through private links.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from .models import Tournament, TournamentRole
+
+
+def _role(user: Any, tournament: Tournament) -> str | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    if user.is_superuser:
+        return TournamentRole.Role.ORGANIZER
+    cache = getattr(user, "_tournament_roles", None)
+    if cache is None:
+        cache = user._tournament_roles = {}
+    if tournament.pk not in cache:
+        cache[tournament.pk] = (
+            TournamentRole.objects.filter(tournament=tournament, user=user)
+            .values_list("role", flat=True)
+            .first()
+        )
+    return cache[tournament.pk]
+
+
+def is_organizer(user: Any, tournament: Tournament) -> bool:
+    return _role(user, tournament) == TournamentRole.Role.ORGANIZER
+
+
+def is_referee(user: Any, tournament: Tournament) -> bool:
+    """Referees and organizers may both act as referee."""
+    return _role(user, tournament) in (TournamentRole.Role.ORGANIZER, TournamentRole.Role.REFEREE)
+
+
+class TournamentObjectPermission(BasePermission):
+    """DRF: reads are public; writes need the view's ``required_role`` on the tournament
+    returned by ``view.get_tournament()``."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        if not request.user or not request.user.is_authenticated:
+            return False
+        tournament = view.get_tournament() if hasattr(view, "get_tournament") else None
+        if tournament is None:
+            return True  # e.g. creating a tournament: any signed-in user becomes its organizer
+        check = is_organizer if getattr(view, "required_role", "organizer") == "organizer" else is_referee
+        return check(request.user, tournament)
