@@ -7,7 +7,9 @@ The owners of this app extend these models; scoring/ relies on Game, Table and S
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Player, Tournament
@@ -33,7 +35,13 @@ class Game(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLANNED)
     seed = models.CharField(_("composition seed"), max_length=64, blank=True)
     composition_report = models.JSONField(default=dict, blank=True)
+    # The organizer's choices for this game's composition (table sizes, priorities, seeding).
+    composition_options = models.JSONField(default=dict, blank=True)
+    # Objective cards dealt by the system (when the organizer chooses): seed stored (re-derivable).
+    deal_objectives = models.BooleanField(_("deal objective cards"), default=False)
+    objectives_seed = models.CharField(max_length=64, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -59,6 +67,16 @@ class Table(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.WAITING)
     deal_seed = models.CharField(max_length=64, blank=True)
     deal = models.JSONField(default=dict, blank=True)  # territory → seat (D-DEAL, D-50)
+    # Clock (E-TIME). Whether time is up is derived from ``deadline`` (see tables/clocks.py), so it
+    # is right even with no worker; ``expired_marked_at`` is set once by the task or the sweep.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    expired_marked_at = models.DateTimeField(null=True, blank=True)
+    # The sdadata closure state (engine.closure.ClosureState, stored as a dict) once time is up.
+    closure_state = models.JSONField(default=dict, blank=True)
+    # Optimistic concurrency: bumped on every write to the table's clock or turn log.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "number"]
@@ -96,3 +114,68 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {self.number}: {self.player or _('ghost')}"
+
+
+class ClockEvent(models.Model):
+    """Start, pause, resume, extension and expiry of a table's clock: who, when and why."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("Started")
+        PAUSE = "pause", _("Paused")
+        RESUME = "resume", _("Resumed")
+        EXTEND = "extend", _("Extended")
+        EXPIRE = "expire", _("Time expired")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="clock_events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    seconds = models.IntegerField(default=0)  # for EXTEND (and PAUSE length on RESUME)
+
+    class Meta:
+        ordering = ["table", "at", "id"]
+        verbose_name = _("clock event")
+        verbose_name_plural = _("clock events")
+
+    def __str__(self) -> str:
+        return f"{self.table} – {self.get_kind_display()}"
+
+
+class TurnEvent(models.Model):
+    """What the referee records at a table once time may matter: ends of turn (with the
+    territories conquered that turn, for E-BAR) and sdadata rolls (E-SDADATA). ``index`` orders
+    the log; (table, index) is unique so two referees cannot both write the same step."""
+
+    class Kind(models.TextChoices):
+        END_TURN = "end_turn", _("End of turn")
+        SDADATA = "sdadata", _("Sdadata roll")
+        TIME_EXPIRED = "time_expired", _("Time expired")
+        ELIMINATION = "elimination", _("Elimination")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="turn_events")
+    index = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    conquered = models.PositiveSmallIntegerField(default=0)
+    dice = models.JSONField(default=list, blank=True)
+    rolled_by_server = models.BooleanField(default=False)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["table", "index"]
+        verbose_name = _("turn event")
+        verbose_name_plural = _("turn events")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="turn_event_index_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.index} {self.kind}"
