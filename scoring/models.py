@@ -1,0 +1,121 @@
+"""Results of tables, their confirmations, and the tournament's scoring settings.
+
+A table's result is a chain of versioned submissions (``ResultSubmission.number`` 1, 2, 3…):
+every entry or correction adds one, nothing is overwritten. A submission keeps what was entered
+(the final board, the short form, or an uploaded record) and the scores the engine computed from
+it. It counts once someone other than its author confirms it (``Confirmation``). Writes go through
+``scoring/services.py``; reads through ``scoring/selectors.py``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tables.models import Table
+from tournaments.models import Player, Tournament
+
+
+class ScoringSettings(models.Model):
+    """Tournament-level scoring choices kept by this app (not in tournaments/)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="scoring_settings"
+    )
+    publish_unconfirmed = models.BooleanField(
+        _("publish unconfirmed results"), default=False,
+        help_text=_("Standings include results nobody has confirmed yet."),
+    )
+    best_n = models.PositiveSmallIntegerField(
+        _("games that count"), default=2,
+        help_text=_("K-BEST2 / K-BESTN: how many of a player's best games count."),
+    )
+
+    class Meta:
+        verbose_name = _("scoring settings")
+        verbose_name_plural = _("scoring settings")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self._meta.verbose_name}"
+
+
+class ResultSubmission(models.Model):
+    class Kind(models.TextChoices):
+        BOARD = "board", _("Final board")
+        SHORT = "short", _("Short form")
+        RECORD = "record", _("Recorded game")
+
+    class Ending(models.TextChoices):
+        OBJECTIVE = "objective", _("Objective met (RisiKo!)")
+        SDADATA = "sdadata", _("Sdadata")
+        ELIMINATION = "elimination", _("Elimination")
+        TIME = "time", _("Time")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="results"
+    )  # denormalised from table.game.tournament: one-query reads per tournament
+    number = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    ended_by = models.CharField(_("how the game ended"), max_length=20, choices=Ending.choices)
+    # What was entered. Board: {"players": [{seat, objective, eliminated}], "owners": {territory:
+    # seat}, "armies": {territory: n}}; short: {"players": [{seat, objective_points, extra_points,
+    # armies, eliminated, risiko}]}; record: {"record": {...}} plus the board read from it.
+    data = models.JSONField(default=dict)
+    # The engine's scores, one per seat: {seat, player, game_score, extra_objective, armies, place,
+    # tournament_points, tiebreak, eliminated}.
+    scores = models.JSONField(default=list)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        constraints = [
+            # Optimistic concurrency: two saves of the same table cannot both become version N.
+            models.UniqueConstraint(fields=["table", "number"], name="result_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} v{self.number}"
+
+    def same_result(self, other: ResultSubmission) -> bool:
+        """Double entry: two people entered the same scores for the table."""
+        def key(s: ResultSubmission) -> list[tuple[object, ...]]:
+            return sorted(
+                (r["seat"], r["game_score"], r["extra_objective"], r["armies"], r["place"])
+                for r in s.scores
+            )
+        return self.ended_by == other.ended_by and key(self) == key(other)
+
+
+class Confirmation(models.Model):
+    """A second person vouches for a submission: a referee, the organizer, or a player of the
+    table through their private link (``player`` set, ``user`` possibly empty)."""
+
+    submission = models.ForeignKey(
+        ResultSubmission, on_delete=models.CASCADE, related_name="confirmations"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    by_organizer = models.BooleanField(default=False)
+    double_entry = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["submission", "at", "id"]
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+
+    def __str__(self) -> str:
+        return f"{self.submission} ✓ {self.user or self.player}"

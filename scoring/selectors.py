@@ -1,0 +1,221 @@
+"""Careful reads of results and standings. A fixed number of queries per call, whatever the
+number of players or tables (tests check this with ``django_assert_max_num_queries``)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Prefetch
+
+from tables.models import Game, Seat, Table
+from tournaments.models import Player, Registration, Tournament
+
+from . import standings as st
+from .models import Confirmation, ResultSubmission, ScoringSettings
+
+MISSING, TO_CONFIRM, CONFIRMED, DISPUTED = "missing", "to_confirm", "confirmed", "disputed"
+STATUS_LABELS = {MISSING: "missing", TO_CONFIRM: "to confirm", CONFIRMED: "confirmed", DISPUTED: "disputed"}
+CACHE_TTL = 300
+
+
+def settings_for(tournament: Tournament) -> ScoringSettings:
+    """The tournament's scoring settings (defaults, unsaved, when never changed)."""
+    found = ScoringSettings.objects.filter(tournament=tournament).first()
+    return found or ScoringSettings(tournament=tournament)
+
+
+def is_confirmed(sub: ResultSubmission) -> bool:
+    return bool(sub.confirmations.all())
+
+
+@dataclass
+class TableState:
+    table: Table
+    submissions: list[ResultSubmission] = field(default_factory=list)  # oldest first
+
+    @property
+    def latest(self) -> ResultSubmission | None:
+        return self.submissions[-1] if self.submissions else None
+
+    @property
+    def version(self) -> int:
+        return self.latest.number if self.latest else 0
+
+    @property
+    def confirmed(self) -> ResultSubmission | None:
+        """The latest confirmed submission: what counts (a pending correction does not yet)."""
+        return next((s for s in reversed(self.submissions) if is_confirmed(s)), None)
+
+    @property
+    def pending(self) -> list[ResultSubmission]:
+        """Submissions after the last confirmed one."""
+        out: list[ResultSubmission] = []
+        for s in reversed(self.submissions):
+            if is_confirmed(s):
+                break
+            out.append(s)
+        return out[::-1]
+
+    @property
+    def disputed_pair(self) -> tuple[ResultSubmission, ResultSubmission] | None:
+        """Double entry that disagrees: the latest pending entry against the latest earlier pending
+        entry by someone else with a different result (shown side by side)."""
+        pending = self.pending
+        if len(pending) < 2:
+            return None
+        last = pending[-1]
+        for other in reversed(pending[:-1]):
+            if other.entered_by_id != last.entered_by_id and not other.same_result(last):
+                return other, last
+        return None
+
+    @property
+    def status(self) -> str:
+        if not self.submissions:
+            return MISSING
+        if is_confirmed(self.submissions[-1]):
+            return CONFIRMED
+        return DISPUTED if self.disputed_pair else TO_CONFIRM
+
+    def counting(self, publish_unconfirmed: bool) -> ResultSubmission | None:
+        return self.latest if publish_unconfirmed else self.confirmed
+
+
+def _submissions() -> Any:
+    return ResultSubmission.objects.select_related("entered_by").prefetch_related(
+        Prefetch("confirmations", queryset=Confirmation.objects.select_related("user", "player"))
+    )
+
+
+def table_states(tournament: Tournament, game: Game | None = None) -> list[TableState]:
+    tables = Table.objects.filter(game__tournament=tournament).select_related("game")
+    subs = _submissions().filter(tournament=tournament)
+    if game is not None:
+        tables = tables.filter(game=game)
+        subs = subs.filter(table__game=game)
+    states = {t.pk: TableState(t) for t in tables.order_by("game__number", "number")}
+    for s in subs.order_by("table_id", "number"):
+        if s.table_id in states:
+            states[s.table_id].submissions.append(s)
+    return list(states.values())
+
+
+def table_state(table: Table) -> TableState:
+    return TableState(table, list(_submissions().filter(table=table).order_by("number")))
+
+
+def seats_of(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("player").order_by("number"))
+
+
+# ------------------------------------------------------------------ standings
+def _cache_key(tournament_id: int) -> str:
+    return f"scoring:standings:{tournament_id}"
+
+
+def invalidate(tournament_id: int) -> None:
+    cache.delete(_cache_key(tournament_id))
+
+
+def method_of(tournament: Tournament) -> str:
+    return {"italiana": "italiana", "knockout": "knockout"}.get(tournament.format, "rtu")
+
+
+def counted_results(tournament: Tournament, conf: ScoringSettings) -> list[tuple[TableState, ResultSubmission]]:
+    out = []
+    for state in table_states(tournament):
+        sub = state.counting(conf.publish_unconfirmed)
+        if sub is not None:
+            out.append((state, sub))
+    return out
+
+
+def game_results(pairs: Iterable[tuple[TableState, ResultSubmission]]) -> list[st.GameResult]:
+    out = []
+    for state, sub in pairs:
+        for r in sub.scores:
+            if r.get("player") is None:
+                continue  # a ghost seat
+            out.append(st.GameResult(
+                player=int(r["player"]), game=state.table.game.number, points=float(r["tournament_points"]),
+                extra=int(r["extra_objective"]), armies=int(r["armies"]), place=float(r["place"]),
+                table=state.table.number, game_score=float(r["game_score"]),
+                eliminated=r.get("eliminated") is not None,
+            ))
+    return out
+
+
+def standings(tournament: Tournament) -> dict[str, Any]:
+    """{"rows": [...], "games": [1, 2, 3], "method", "best_n", "publish_unconfirmed"}; cached
+    until the next write to a result or a confirmation (services invalidate it)."""
+    key = _cache_key(tournament.pk)
+    cached = cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    conf = settings_for(tournament)
+    results = game_results(counted_results(tournament, conf))
+    player_ids = set(
+        Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
+        .values_list("player_id", flat=True)
+    )
+    player_ids |= {r.player for r in results}
+    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids).select_related("club")}
+    names = {pk: p.display_name for pk, p in players.items()}
+    method = method_of(tournament)
+    rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names)
+    data = {
+        "method": method,
+        "best_n": conf.best_n,
+        "publish_unconfirmed": conf.publish_unconfirmed,
+        "games": list(range(1, tournament.games_count + 1)),
+        "rows": [
+            {**row.as_dict(), "name": names.get(row.player, "?"),
+             "club": players[row.player].club.name if row.player in players and players[row.player].club else ""}
+            for row in rows
+        ],
+    }
+    cache.set(key, data, CACHE_TTL)
+    return data
+
+
+def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
+    """A player's games: table, seat, opponents and the counting result's scores."""
+    conf = settings_for(tournament)
+    seats = list(
+        Seat.objects.filter(game__tournament=tournament, player=player).select_related("table", "game")
+        .order_by("game__number")
+    )
+    table_ids = [s.table_id for s in seats]
+    everyone: dict[int, list[Seat]] = defaultdict(list)
+    for s in Seat.objects.filter(table_id__in=table_ids).select_related("player").order_by("number"):
+        everyone[s.table_id].append(s)
+    subs: dict[int, list[ResultSubmission]] = defaultdict(list)
+    for sub in _submissions().filter(table_id__in=table_ids).order_by("number"):
+        subs[sub.table_id].append(sub)
+    out = []
+    for seat in seats:
+        state = TableState(seat.table, subs[seat.table_id])
+        counted = state.counting(conf.publish_unconfirmed)
+        scores = {r["seat"]: r for r in (counted.scores if counted else [])}
+        out.append({
+            "game": seat.game, "table": seat.table, "seat": seat, "status": state.status,
+            "score": scores.get(seat.number),
+            "opponents": [
+                {"seat": o, "score": scores.get(o.number)} for o in everyone[seat.table_id] if o.pk != seat.pk
+            ],
+        })
+    return out
+
+
+def submission_rows(sub: ResultSubmission, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """A submission's scores joined with the seats (player names), in seat order."""
+    by_no = {s.number: s for s in seats}
+    entered = {int(p["seat"]): p for p in sub.data.get("players", [])}
+    return [
+        {**r, "seat_obj": by_no.get(r["seat"]), "entered": entered.get(r["seat"], {})}
+        for r in sorted(sub.scores, key=lambda r: r["seat"])
+    ]

@@ -1,0 +1,173 @@
+"""Every write of scoring/: results (versioned submissions), confirmations, settings.
+
+Each write is authorised (tournaments.permissions), checked and scored by the engine
+(scoring.engine_bridge), audited (tournaments.audit.record) and invalidates the cached standings
+once the transaction commits, so the leaderboard shows it at its next refresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from config.errors import ConflictError, DomainError, PermissionDeniedError
+from tables.models import Table
+from tournaments import audit
+from tournaments.models import Player, Tournament
+from tournaments.permissions import is_organizer, is_referee
+
+from . import engine_bridge as eb
+from . import selectors
+from .models import Confirmation, ResultSubmission, ScoringSettings
+
+
+def _tournament(table: Table) -> Tournament:
+    return table.game.tournament
+
+
+def context_for(tournament: Tournament) -> eb.Context:
+    return eb.context_for(tournament.ruleset, tournament.ruleset_overrides, tournament.scoring_system)
+
+
+def seat_infos(table: Table) -> list[eb.SeatInfo]:
+    return [
+        eb.SeatInfo(s.number, s.player_id, s.player.display_name if s.player else _("ghost"))
+        for s in selectors.seats_of(table)
+    ]
+
+
+def compute(tournament: Tournament, table: Table, kind: str, data: Mapping[str, Any],
+            ended_by: str) -> tuple[dict[str, Any], str, list[dict[str, Any]]]:
+    """(data to store, ending, scores) — the engine's check and scores; raises DomainError."""
+    ctx = context_for(tournament)
+    seats = seat_infos(table)
+    if not seats:
+        raise DomainError(_("This table has no seats yet."), rule="T-SIZE")
+    if kind == ResultSubmission.Kind.RECORD:
+        stored, ended_by = eb.board_from_record(ctx, seats, data.get("record"))
+        stored["record"] = data.get("record")
+        scores = eb.score_board(ctx, seats, {**stored, "_objectives": eb.written_cards(ctx, stored)}, ended_by)
+        return stored, ended_by, scores
+    if kind == ResultSubmission.Kind.SHORT:
+        stored = {"players": [dict(p) for p in data.get("players") or []]}
+        return stored, ended_by, eb.score_short(ctx, seats, stored, ended_by)
+    if kind == ResultSubmission.Kind.BOARD:
+        stored = {
+            "players": [dict(p) for p in data.get("players") or []],
+            "owners": dict(data.get("owners") or {}),
+            "armies": dict(data.get("armies") or {}),
+        }
+        return stored, ended_by, eb.score_board(ctx, seats, stored, ended_by)
+    raise DomainError(_("Unknown kind of result."), field="kind", rule="FORMAT")
+
+
+def _snapshot(sub: ResultSubmission) -> dict[str, Any]:
+    return {"version": sub.number, "kind": sub.kind, "ended_by": sub.ended_by, "data": sub.data, "scores": sub.scores}
+
+
+def _invalidate(tournament: Tournament) -> None:
+    transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
+
+
+def submit_result(*, actor: Any, table: Table, kind: str, data: Mapping[str, Any], ended_by: str = "",
+                  expected_version: int) -> ResultSubmission:
+    """Save a new version of ``table``'s result. ``expected_version`` is the version the author
+    saw (0: none): if someone saved meanwhile the write is refused (ConflictError, HTTP 409),
+    never lost. Entering the same result as someone else's pending one confirms it (double entry)."""
+    tournament = _tournament(table)
+    if not is_referee(actor, tournament):
+        raise PermissionDeniedError(_("Only a referee or an organizer of this tournament may enter results."))
+    stored, ended, scores = compute(tournament, table, kind, data, ended_by)
+    with transaction.atomic():
+        # lock the table row: concurrent saves of the same table queue here
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        state = selectors.table_state(table)
+        if state.version != expected_version:
+            raise ConflictError(
+                _("Someone else saved this table's result meanwhile (now version %(now)s, you started "
+                  "from version %(seen)s). Reload the page and compare before saving again.")
+                % {"now": state.version, "seen": expected_version},
+                field="version", rule="VERSION",
+            )
+        try:
+            with transaction.atomic():
+                sub = ResultSubmission.objects.create(
+                    table=table, tournament=tournament, number=expected_version + 1, kind=kind,
+                    ended_by=ended, data=stored, scores=scores, entered_by=actor,
+                )
+        except IntegrityError:
+            raise ConflictError(
+                _("Someone else saved this table's result at the same moment. Reload the page."),
+                field="version", rule="VERSION",
+            ) from None
+        previous = state.latest
+        audit.record(actor=actor, action="result.submit", obj=sub, tournament=tournament,
+                     before=_snapshot(previous) if previous else None, after=_snapshot(sub))
+        twin = next((p for p in reversed(state.pending)
+                     if p.entered_by_id != actor.pk and p.same_result(sub)), None)
+        if twin is not None:
+            Confirmation.objects.create(submission=sub, user=actor, double_entry=True,
+                                        by_organizer=is_organizer(actor, tournament))
+            audit.record(actor=actor, action="result.confirm", obj=sub, tournament=tournament,
+                         after={"version": sub.number, "double_entry_of": twin.number})
+        _invalidate(tournament)
+    return sub
+
+
+def confirm_result(*, actor: Any, submission: ResultSubmission, player: Player | None = None) -> Confirmation:
+    """A second person vouches for the table's latest submission: a referee or organizer of the
+    tournament, or (``player``, from their private link) a player seated at that table. The
+    author of a submission cannot confirm it."""
+    table = submission.table
+    tournament = _tournament(table)
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    staff = user is not None and is_referee(user, tournament)
+    if not staff:
+        seated = player is not None and table.seats.filter(player=player).exists()
+        if not seated:
+            raise PermissionDeniedError(
+                _("Only a referee, the organizer or a player of this table may confirm its result."))
+    if user is not None and submission.entered_by_id == user.pk:
+        raise PermissionDeniedError(_("You entered this result: someone else must confirm it."), rule="CONFIRM")
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        state = selectors.table_state(table)
+        if state.latest is None or state.latest.pk != submission.pk:
+            raise ConflictError(
+                _("A newer version (%(now)s) of this table's result exists; reload and confirm that one.")
+                % {"now": state.version}, field="version", rule="VERSION")
+        who = {"user": user.pk if user else None, "player": player.pk if player and not staff else None}
+        done = submission.confirmations.filter(user=user) if staff else submission.confirmations.filter(player=player)
+        if done.exists():
+            raise DomainError(_("You already confirmed this result."), rule="CONFIRM")
+        conf = Confirmation.objects.create(
+            submission=submission, user=user, player=None if staff else player,
+            by_organizer=bool(user and is_organizer(user, tournament)),
+        )
+        audit.record(actor=user, action="result.confirm", obj=submission, tournament=tournament,
+                     after={"version": submission.number, **who})
+        _invalidate(tournament)
+    return conf
+
+
+def update_settings(*, actor: Any, tournament: Tournament, publish_unconfirmed: bool | None = None,
+                    best_n: int | None = None) -> ScoringSettings:
+    if not is_organizer(actor, tournament):
+        raise PermissionDeniedError(_("Only an organizer of this tournament may change its scoring settings."))
+    if best_n is not None and not 1 <= int(best_n) <= 20:
+        raise DomainError(_("Between 1 and 20 games can count."), field="best_n", rule="K-BESTN")
+    with transaction.atomic():
+        conf, _created = ScoringSettings.objects.select_for_update().get_or_create(tournament=tournament)
+        before = {"publish_unconfirmed": conf.publish_unconfirmed, "best_n": conf.best_n}
+        if publish_unconfirmed is not None:
+            conf.publish_unconfirmed = bool(publish_unconfirmed)
+        if best_n is not None:
+            conf.best_n = int(best_n)
+        conf.save()
+        audit.record(actor=actor, action="scoring.settings", obj=conf, tournament=tournament, before=before,
+                     after={"publish_unconfirmed": conf.publish_unconfirmed, "best_n": conf.best_n})
+        _invalidate(tournament)
+    return conf
