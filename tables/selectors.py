@@ -1,0 +1,208 @@
+"""Careful reads of games, tables and seats (no writes here: see ``tables/services.py``).
+
+The history of earlier games (K-TABLES) comes from their ``Seat`` rows; who won a table (and the
+finishing order, for "alla greca" seeding) comes from scoring/ once it records results, read
+defensively through :func:`table_finishing_orders` so composition works before any result exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import MappingProxyType
+from typing import Any
+
+from django.apps import apps
+from django.db import DatabaseError, transaction
+from django.db.models import Prefetch, Q, QuerySet
+
+from tables.models import Game, Seat, Table
+from tables.seating import History, SeatingPlayer
+from tournaments.models import CheckIn, Player, Registration, Tournament, normalise_name
+
+
+def games_of(tournament: Tournament) -> QuerySet[Game]:
+    return Game.objects.filter(tournament=tournament).order_by("number")
+
+
+def game_of(tournament: Tournament, number: int) -> Game | None:
+    return Game.objects.filter(tournament=tournament, number=number).select_related(
+        "tournament"
+    ).first()
+
+
+def tables_of(game: Game) -> QuerySet[Table]:
+    """The game's tables in order, each with its seats (turn order) and their players/clubs."""
+    seats = Seat.objects.select_related("player", "player__club").order_by("number")
+    return (
+        Table.objects.filter(game=game)
+        .order_by("number")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+    )
+
+
+def table_of(game: Game, number: int) -> Table | None:
+    return tables_of(game).filter(number=number).first()
+
+
+def checked_in_players(tournament: Tournament, game_number: int) -> list[Player]:
+    """Players registered (not waitlisted or withdrawn) and checked in for this game, by id."""
+    ids = CheckIn.objects.filter(
+        registration__tournament=tournament,
+        registration__status=Registration.Status.REGISTERED,
+        game_number=game_number,
+    ).values_list("registration__player_id", flat=True)
+    return list(Player.objects.filter(pk__in=ids).select_related("club").order_by("pk"))
+
+
+def seated_tables(games: Iterable[Game]) -> dict[int, list[list[int]]]:
+    """{game id: [[player ids of table 1 in seat order], …]} for the given games (ghosts left out)."""
+    out: dict[int, dict[int, list[int]]] = {}
+    rows = (
+        Seat.objects.filter(game__in=list(games), player__isnull=False)
+        .order_by("game_id", "table__number", "number")
+        .values_list("game_id", "table__number", "player_id")
+    )
+    for game_id, table_number, player_id in rows:
+        out.setdefault(game_id, {}).setdefault(table_number, []).append(player_id)
+    return {g: [tables[n] for n in sorted(tables)] for g, tables in out.items()}
+
+
+def table_finishing_orders(game: Game) -> dict[int, list[int]]:
+    """{table number: player ids in finishing order, winner first} for the tables of ``game``
+    whose result is known; {} while scoring/ has no results model (or no results yet).
+
+    scoring/ owns results (its latest ``ResultSubmission`` of a table, ``scores[*].place``);
+    we read them defensively so composing never depends on scoring being there or migrated.
+    """
+    try:
+        model = apps.get_model("scoring", "ResultSubmission")
+    except LookupError:
+        return {}
+    latest: dict[int, Any] = {}
+    try:
+        with transaction.atomic():  # a savepoint: a missing table must not break the caller's
+            rows = model.objects.filter(table__game=game).select_related("table").order_by(
+                "table__number", "number"
+            )
+            for sub in rows:
+                latest[sub.table.number] = sub.scores
+    except DatabaseError:
+        return {}
+    out: dict[int, list[int]] = {}
+    for number, scores in latest.items():
+        try:
+            ranked = sorted(
+                (s for s in scores or [] if s.get("player")),
+                key=lambda s: (int(s.get("place") or 99), int(s.get("seat") or 0)),
+            )
+            out[number] = [int(s["player"]) for s in ranked]
+        except (TypeError, ValueError, AttributeError):
+            continue
+    return out
+
+
+def standings_positions(tournament: Tournament) -> dict[int, int]:
+    """{player id: position (1 = leader)} for Swiss seeding; {} when scoring has none yet."""
+    try:
+        from scoring import selectors as scoring_selectors  # type: ignore[attr-defined]
+    except ImportError:
+        return {}
+    reader = getattr(scoring_selectors, "standing_positions", None)
+    if reader is None:
+        return {}
+    try:
+        found = reader(tournament) or {}
+    except Exception:  # noqa: BLE001
+        return {}
+    return {int(k): int(v) for k, v in dict(found).items()}
+
+
+def history_before(game: Game) -> History:
+    """What the earlier games of the tournament did (K-TABLES): every earlier table, who won a
+    table, who sat at a table of 5 (or 3/6) in a game that also had tables of 4, and the last
+    game's tables in finishing order (seat order when its results are not known)."""
+    earlier = list(
+        Game.objects.filter(tournament_id=game.tournament_id, number__lt=game.number)
+        .order_by("number")
+    )
+    by_game = seated_tables(earlier)
+    all_tables: list[tuple[int, ...]] = []
+    winners: set[int] = set()
+    fives: dict[int, int] = {}
+    previous: tuple[tuple[int, ...], ...] = ()
+    for g in earlier:
+        tables = by_game.get(g.pk, [])
+        if not tables:
+            continue
+        finishing = table_finishing_orders(g)
+        sizes = {len(t) for t in tables}
+        ordered = []
+        for number, members in enumerate(tables, start=1):
+            order = finishing.get(number)
+            if order and set(order) == set(members):
+                winners.add(order[0])
+                members = list(order)
+            ordered.append(tuple(members))
+            if len(sizes) > 1 and len(members) != 4:
+                for pid in members:
+                    fives[pid] = fives.get(pid, 0) + 1
+        all_tables += ordered
+        previous = tuple(ordered)
+    return History(
+        tables=tuple(all_tables),
+        winners=frozenset(winners),
+        five_seaters=MappingProxyType(fives),
+        previous_tables=previous,
+    )
+
+
+def seating_players(
+    players: Iterable[Player], *, by_region: bool = False, standings: dict[int, int] | None = None
+) -> list[SeatingPlayer]:
+    """Players as the seating search sees them: club (or region at national events) and standing."""
+    standings = standings or {}
+    out = []
+    for p in players:
+        club = p.club.name if p.club_id else None
+        region = (p.club.region or None) if p.club_id and by_region else None
+        out.append(SeatingPlayer(p.pk, club=club, region=region, standing=standings.get(p.pk)))
+    return out
+
+
+def find_seats(game: Game, query: str) -> list[Seat]:
+    """"Where do I sit": seats of ``game`` whose player's name or nickname matches ``query``
+    (case, accents and word order do not matter; at least 2 characters)."""
+    words = normalise_name(query).split()
+    if not words or len("".join(words)) < 2:
+        return []
+    cond = Q()
+    for word in words:
+        cond &= Q(player__normalised_name__contains=word) | Q(player__nickname__icontains=word)
+    return list(
+        Seat.objects.filter(game=game, player__isnull=False)
+        .filter(cond)
+        .select_related("player", "player__club", "table")
+        .order_by("player__last_name", "player__first_name")[:50]
+    )
+
+
+def seat_of(game: Game, player: Player | int) -> Seat | None:
+    pid = player if isinstance(player, int) else player.pk
+    return Seat.objects.filter(game=game, player_id=pid).select_related("table", "player").first()
+
+
+def deal_by_continent(table: Table) -> dict[int, list[tuple[str, list[str]]]]:
+    """{seat number: [(continent, [territories…]), …]} of the table's deal, in map order."""
+    from engine.board import load_board
+
+    board = load_board("world")
+    deal: dict[str, Any] = table.deal or {}
+    out: dict[int, list[tuple[str, list[str]]]] = {}
+    for seat in {int(s) for s in deal.values()}:
+        rows = []
+        for name, continent in board.continents.items():
+            mine = [t for t in continent.territories if int(deal.get(t, 0)) == seat]
+            if mine:
+                rows.append((name, mine))
+        out[seat] = rows
+    return out

@@ -1,0 +1,521 @@
+"""Every write to games, tables and seats: composition (K-TABLES), changes before the start,
+and the start of a game (D-DEAL, D-50, objective cards, clocks).
+
+Each function checks the organizer role (``tournaments.permissions``), refuses bad input with a
+``DomainError`` naming the field and the rule id, and writes the audit log.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.errors import ConflictError, DomainError, PermissionDeniedError
+from engine.rng import SeededRng, derive_seed
+from tables import selectors
+from tables.models import Colour, Game, Seat, Table
+from tables.seating import (
+    ODD_COUNTS,
+    PREFERENCES,
+    PRIORITIES,
+    PRIORITY_LABELS,
+    SEEDINGS,
+    Options,
+    SeatingError,
+    compose,
+    evaluate,
+)
+from tournaments import audit
+from tournaments.models import Player, Tournament
+from tournaments.permissions import is_organizer
+
+DEFAULT_PRIORITIES = ("repeat_five", "winners_apart", "club_apart", "repeat_opponents")
+COLOURS = [c.value for c in Colour]  # seat 1 blue, seat 2 red, … (one colour per seat)
+
+
+@dataclass
+class Change:
+    """What a change before the start did, with the warnings the organizer must see."""
+
+    game: Game
+    warnings: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------ helpers
+
+
+def _require_organizer(actor: Any, tournament: Tournament) -> None:
+    if not is_organizer(actor, tournament):
+        raise PermissionDeniedError(
+            _("Only an organizer of this tournament can change its tables."), rule="ROLE"
+        )
+
+
+def _locked_game(game: Game) -> Game:
+    return Game.objects.select_for_update().select_related("tournament").get(pk=game.pk)
+
+
+def _require_planned(game: Game) -> None:
+    if game.status != Game.Status.PLANNED:
+        raise ConflictError(
+            _("Game %(n)s has already started: its tables can no longer change.")
+            % {"n": game.number},
+            field="status", rule="K-TABLES",
+        )
+
+
+def _seating_error(exc: SeatingError, field_name: str = "players") -> DomainError:
+    message = exc.message
+    if exc.options:
+        message += " " + _("Options: %(options)s.") % {"options": "; ".join(exc.options)}
+    return DomainError(message, field=field_name, rule=exc.rule)
+
+
+def _options_from(data: dict[str, Any]) -> Options:
+    priorities = tuple(data.get("priorities") or DEFAULT_PRIORITIES)
+    return Options(
+        prefer=data.get("prefer") or "fives",
+        priorities=priorities,
+        seeding=data.get("seeding") or "random",
+        odd_count=data.get("odd_count") or None,
+        effort=float(data.get("effort") or 1.0),
+    )
+
+
+def clean_options(
+    *,
+    prefer: str = "fives",
+    priorities: Sequence[str] | None = None,
+    seeding: str = "random",
+    odd_count: str | None = None,
+    by_region: bool = False,
+) -> dict[str, Any]:
+    """The organizer's choices, checked field by field (K-TABLES)."""
+    if prefer not in PREFERENCES:
+        raise DomainError(_("Choose more tables of 5 or more tables of 4."), field="prefer",
+                          rule="K-TABLES")
+    prios = list(priorities) if priorities else list(DEFAULT_PRIORITIES)
+    unknown = [p for p in prios if p not in PRIORITIES]
+    if unknown or len(set(prios)) != len(prios):
+        raise DomainError(
+            _("Unknown or repeated priorities: %(p)s. Known: %(known)s.")
+            % {"p": ", ".join(prios), "known": ", ".join(PRIORITIES)},
+            field="priorities", rule="K-TABLES",
+        )
+    if seeding not in SEEDINGS:
+        raise DomainError(_("Unknown seeding %(s)s.") % {"s": seeding}, field="seeding",
+                          rule="K-TABLES")
+    odd = odd_count or None
+    if odd not in ODD_COUNTS:
+        raise DomainError(_("Unknown choice for player counts that tables of 4 and 5 cannot "
+                            "seat: %(s)s.") % {"s": odd_count}, field="odd_count",
+                          rule="K-TABLES")
+    if by_region and "region_apart" not in prios:
+        # National events: same region apart instead of (or besides) same club apart.
+        at = prios.index("club_apart") + 1 if "club_apart" in prios else len(prios)
+        prios.insert(at, "region_apart")
+    return {"prefer": prefer, "priorities": prios, "seeding": seeding, "odd_count": odd,
+            "by_region": bool(by_region)}
+
+
+def _withdrawn(game: Game) -> set[int]:
+    return {int(p) for p in (game.composition_options or {}).get("withdrawn", [])}
+
+
+def _players_for(game: Game) -> list[Player]:
+    gone = _withdrawn(game)
+    return [p for p in selectors.checked_in_players(game.tournament, game.number)
+            if p.pk not in gone]
+
+
+def _seated_ids(game: Game) -> list[list[int]]:
+    return selectors.seated_tables([game]).get(game.pk, [])
+
+
+def refresh_report(game: Game) -> dict[str, Any]:
+    """Recompute the quality report of the game's current tables (after any change)."""
+    opts = dict(game.composition_options or {})
+    options = _options_from(opts)
+    tables = [t for t in _seated_ids(game) if t]
+    seated = {pid for t in tables for pid in t}
+    players = {p.pk: p for p in _players_for(game)}
+    for p in Player.objects.filter(pk__in=seated - set(players)).select_related("club"):
+        players[p.pk] = p
+    history = selectors.history_before(game)
+    seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"))
+    report = evaluate(tables, seating_players, history, options)
+    previous = game.composition_report or {}
+    for key in ("seeding", "search"):
+        if key in previous:
+            report[key] = previous[key]
+    report["sizes_ok"] = _size_problems(game) == []
+    report["size_problems"] = _size_problems(game)
+    game.composition_report = report
+    game.save(update_fields=["composition_report"])
+    return report
+
+
+def _allowed_sizes(game: Game) -> set[int]:
+    odd = (game.composition_options or {}).get("odd_count")
+    return {4, 5} | ({6} if odd == "six" else set())
+
+
+def _size_problems(game: Game) -> list[str]:
+    """Tables that cannot start as they are (T-SIZE), in words."""
+    allowed = _allowed_sizes(game)
+    ghost_ok = (game.composition_options or {}).get("odd_count") == "ghost"
+    out = []
+    for table in Table.objects.filter(game=game).order_by("number").prefetch_related("seats"):
+        seats = list(table.seats.all())
+        players = sum(1 for s in seats if s.player_id)
+        ghosts = len(seats) - players
+        if ghosts and not (ghost_ok and len(seats) == 4 and players == 3):
+            out.append(_("Table %(t)s has a ghost seat the organizer did not choose.")
+                       % {"t": table.number})
+        elif len(seats) not in allowed:
+            out.append(_("Table %(t)s has %(n)s players: tables have 4 or 5 (T-SIZE).")
+                       % {"t": table.number, "n": players})
+    return out
+
+
+def _new_pairs(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Warnings for repeats, club clashes and winners together that a change created."""
+    def pairs(report: dict[str, Any], key: str) -> set[tuple[int, int]]:
+        return {(row[1], row[2]) for row in report.get("details", {}).get(key, [])}
+
+    names = {}
+    out = []
+    labels = {
+        "repeated_pairs": _("%(a)s and %(b)s have already played together (table %(t)s)."),
+        "same_club_pairs": _("%(a)s and %(b)s are from the same club (table %(t)s)."),
+        "same_region_pairs": _("%(a)s and %(b)s are from the same region (table %(t)s)."),
+        "winners_together": _("%(a)s and %(b)s both won a table before (table %(t)s)."),
+    }
+    for key, text in labels.items():
+        new = pairs(after, key) - pairs(before, key)
+        if not new:
+            continue
+        if not names:
+            ids = {pid for rows in after["details"].values() for row in rows
+                   for pid in row[1:3] if isinstance(pid, int)}
+            names = {p.pk: p.display_name for p in Player.objects.filter(pk__in=ids)}
+        for row in after["details"][key]:
+            if (row[1], row[2]) in new:
+                out.append(text % {"a": names.get(row[1], row[1]), "b": names.get(row[2], row[2]),
+                                   "t": row[0]})
+    return out
+
+
+def _snapshot(game: Game) -> dict[str, Any]:
+    return {"seed": game.seed, "tables": _seated_ids(game)}
+
+
+# ------------------------------------------------------------------------------------ games
+
+
+def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
+    """Game ``number`` of the tournament (created on first use; 1..games_count)."""
+    _require_organizer(actor, tournament)
+    if not 1 <= number <= tournament.games_count:
+        raise DomainError(
+            _("This tournament has games 1 to %(n)s.") % {"n": tournament.games_count},
+            field="number", rule="K-BEST2",
+        )
+    game, created = Game.objects.get_or_create(tournament=tournament, number=number)
+    if created:
+        audit.record(actor=actor, action="game.create", obj=game, tournament=tournament,
+                     after={"number": number})
+    return game
+
+
+# ------------------------------------------------------------------------------ composition
+
+
+def compose_game(
+    game: Game,
+    *,
+    actor: Any,
+    seed: str | None = None,
+    effort: float = 1.0,
+    **choices: Any,
+) -> Game:
+    """(Re-)compose the tables of a planned game from the players checked in for it (K-TABLES,
+    T-SIZE, T-ORDER). ``choices``: prefer, priorities, seeding, odd_count, by_region (see
+    :func:`clean_options`). The seed is stored: the same players, history, choices and seed
+    always give the same tables."""
+    _require_organizer(actor, game.tournament)
+    options_data = clean_options(**choices)
+    seed = (seed or "").strip() or secrets.token_hex(16)
+    if len(seed) > 64:
+        raise DomainError(_("A seed has at most 64 characters."), field="seed", rule="K-TABLES")
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        withdrawn = sorted(_withdrawn(game))
+        players = _players_for(game)
+        standings = (selectors.standings_positions(game.tournament)
+                     if options_data["seeding"] == "swiss" else {})
+        history = selectors.history_before(game)
+        seating_players = selectors.seating_players(
+            players, by_region=options_data["by_region"], standings=standings
+        )
+        options = _options_from({**options_data, "effort": effort})
+        try:
+            composition = compose(seating_players, history, options, seed)
+        except SeatingError as exc:
+            field_name = "odd_count" if exc.rule == "K-TABLES" and "odd" in str(exc) else "players"
+            raise _seating_error(exc, field_name) from exc
+        before = _snapshot(game)
+        Seat.objects.filter(game=game).delete()
+        Table.objects.filter(game=game).delete()
+        for t, members in enumerate(composition.tables, start=1):
+            table = Table.objects.create(game=game, number=t)
+            ids = list(members)
+            if len(ids) == 3 and options.odd_count == "ghost":
+                # The ghost seat's place in turn order is drawn too (T-ORDER), from the seed.
+                at = SeededRng(derive_seed(seed, "ghost", t), stream="ghost").randbelow(4)
+                ids.insert(at, None)  # type: ignore[arg-type]
+            Seat.objects.bulk_create([
+                Seat(table=table, game=game, number=n, player_id=pid)
+                for n, pid in enumerate(ids, start=1)
+            ])
+        game.seed = seed
+        game.composition_options = {**options_data, "withdrawn": withdrawn}
+        game.composition_report = dict(composition.report)
+        game.save(update_fields=["seed", "composition_options", "composition_report"])
+        refresh_report(game)
+        audit.record(actor=actor, action="tables.compose", obj=game, tournament=game.tournament,
+                     before=before, after=_snapshot(game) | {"options": options_data})
+    return game
+
+
+def swap_players(game: Game, player_a: int, player_b: int, *, actor: Any) -> Change:
+    """Swap two seated players (each takes the other's seat); warns of any repeat, club clash
+    or pair of winners the swap creates."""
+    _require_organizer(actor, game.tournament)
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        seat_a = _seat_for(game, player_a, "player_a")
+        seat_b = _seat_for(game, player_b, "player_b")
+        if seat_a.table_id == seat_b.table_id:
+            raise DomainError(_("Both players sit at the same table: nothing would change."),
+                              field="player_b", rule="K-TABLES")
+        before_report = dict(game.composition_report or {})
+        before = _snapshot(game)
+        a, b = seat_a.player_id, seat_b.player_id
+        Seat.objects.filter(pk=seat_a.pk).update(player=None)
+        Seat.objects.filter(pk=seat_b.pk).update(player_id=a)
+        Seat.objects.filter(pk=seat_a.pk).update(player_id=b)
+        after_report = refresh_report(game)
+        audit.record(actor=actor, action="tables.swap", obj=game, tournament=game.tournament,
+                     before=before, after=_snapshot(game))
+    return Change(game, _new_pairs(before_report, after_report))
+
+
+def move_player(game: Game, player: int, table_number: int, *, actor: Any) -> Change:
+    """Move a player to another table (last seat, or the ghost seat there). Both tables must
+    still be playable sizes (T-SIZE) — otherwise swap players instead."""
+    _require_organizer(actor, game.tournament)
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        seat = _seat_for(game, player, "player")
+        target = Table.objects.filter(game=game, number=table_number).first()
+        if target is None:
+            raise DomainError(_("There is no table %(t)s in this game.") % {"t": table_number},
+                              field="table", rule="K-TABLES")
+        if target.pk == seat.table_id:
+            raise DomainError(_("The player already sits at table %(t)s.") % {"t": table_number},
+                              field="table", rule="K-TABLES")
+        source = seat.table
+        allowed = _allowed_sizes(game)
+        target_seats = list(target.seats.order_by("number"))
+        ghost = next((s for s in target_seats if s.player_id is None), None)
+        source_after = source.seats.count() - 1
+        target_after = len(target_seats) + (0 if ghost else 1)
+        if source_after not in allowed or target_after not in allowed:
+            raise DomainError(
+                _("Moving would leave table %(a)s with %(na)s seats and table %(b)s with "
+                  "%(nb)s: tables have 4 or 5 players (T-SIZE). Swap two players instead.")
+                % {"a": source.number, "na": source_after, "b": target.number,
+                   "nb": target_after},
+                field="table", rule="T-SIZE",
+            )
+        before_report = dict(game.composition_report or {})
+        before = _snapshot(game)
+        _remove_seat(seat)
+        if ghost:
+            Seat.objects.filter(pk=ghost.pk).update(player_id=player)
+        else:
+            Seat.objects.create(table=target, game=game, number=len(target_seats) + 1,
+                                player_id=player)
+        after_report = refresh_report(game)
+        audit.record(actor=actor, action="tables.move", obj=game, tournament=game.tournament,
+                     before=before, after=_snapshot(game))
+    return Change(game, _new_pairs(before_report, after_report))
+
+
+def withdraw_player(game: Game, player: int, *, actor: Any) -> Change:
+    """A no-show: take the player off this game (their seat goes; re-composing leaves them
+    out). Warns when a table is left with a size that cannot start."""
+    _require_organizer(actor, game.tournament)
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        before = _snapshot(game)
+        seat = Seat.objects.filter(game=game, player_id=player).select_related("table").first()
+        checked_in = {p.pk for p in selectors.checked_in_players(game.tournament, game.number)}
+        if seat is None and player not in checked_in:
+            raise DomainError(_("This player is not in game %(n)s.") % {"n": game.number},
+                              field="player", rule="K-TABLES")
+        if seat is not None:
+            _remove_seat(seat)
+        opts = dict(game.composition_options or {})
+        opts["withdrawn"] = sorted(_withdrawn(game) | {int(player)})
+        game.composition_options = opts
+        game.save(update_fields=["composition_options"])
+        refresh_report(game)
+        audit.record(actor=actor, action="tables.withdraw", obj=game,
+                     tournament=game.tournament, before=before,
+                     after=_snapshot(game) | {"withdrawn": player})
+    return Change(game, _size_problems(game))
+
+
+def reinstate_player(game: Game, player: int, *, actor: Any) -> Game:
+    """Undo a withdrawal (the player is in the next composition again)."""
+    _require_organizer(actor, game.tournament)
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        opts = dict(game.composition_options or {})
+        opts["withdrawn"] = sorted(_withdrawn(game) - {int(player)})
+        game.composition_options = opts
+        game.save(update_fields=["composition_options"])
+        audit.record(actor=actor, action="tables.reinstate", obj=game,
+                     tournament=game.tournament, after={"player": player})
+    return game
+
+
+def _seat_for(game: Game, player: int, field_name: str) -> Seat:
+    seat = Seat.objects.filter(game=game, player_id=player).select_related("table").first()
+    if seat is None:
+        raise DomainError(_("This player has no seat in game %(n)s.") % {"n": game.number},
+                          field=field_name, rule="K-TABLES")
+    return seat
+
+
+def _remove_seat(seat: Seat) -> None:
+    """Delete a seat; the later seats of its table move up one (turn order kept)."""
+    table_id, number = seat.table_id, seat.number
+    seat.delete()
+    for later in Seat.objects.filter(table_id=table_id, number__gt=number).order_by("number"):
+        Seat.objects.filter(pk=later.pk).update(number=later.number - 1)
+
+
+# ------------------------------------------------------------------------------------ start
+
+
+def ruleset_spec(tournament: Tournament, players: int | None = None) -> dict[str, Any]:
+    overrides = dict(tournament.ruleset_overrides or {})
+    if players == 6:
+        overrides.setdefault("max_players", 6)
+    return {"base": tournament.ruleset, "overrides": overrides}
+
+
+def deal_command(table: Table) -> str:
+    """The command line that re-derives a table's deal (D-DEAL, D-50)."""
+    players = table.seats.count()
+    spec = ruleset_spec(table.game.tournament)
+    cmd = f"python -m engine deal --players {players} --seed {table.deal_seed}"
+    if spec["base"] != "RTU" or spec["overrides"]:
+        import json
+
+        cmd += f" --ruleset '{json.dumps(spec, separators=(',', ':'))}'"
+    return cmd
+
+
+def objective_cards(seed: str, table_number: int, seats: int) -> list[str]:
+    """Distinct RTU objective cards (O-RTU) for the seats of one table, from the game's seed."""
+    from engine.objectives import default_deck
+
+    cards = list(default_deck("rtu"))
+    SeededRng(derive_seed(seed, table_number), stream="objectives").shuffle(cards)
+    return cards[:seats]
+
+
+def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
+    """Start a composed game: deal every table with the engine (D-DEAL, D-50; each table's seed
+    stored), set colours, deal objective cards when the game asks (distinct at a table), and
+    start each table's clock (E-TIME)."""
+    from engine.board import load_board
+    from engine.deal import deal
+    from engine.rulesets import get_ruleset
+    from engine.violations import EngineError
+
+    _require_organizer(actor, game.tournament)
+    base = (seed or "").strip() or secrets.token_hex(16)
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        tables = list(Table.objects.filter(game=game).order_by("number").prefetch_related("seats"))
+        if not tables:
+            raise DomainError(_("Compose the tables before starting the game."),
+                              field="tables", rule="K-TABLES")
+        problems = _size_problems(game)
+        if problems:
+            raise DomainError(" ".join(problems), field="tables", rule="T-SIZE")
+        board = load_board("world")
+        if game.deal_objectives:
+            game.objectives_seed = derive_seed(base, "objectives")
+        for table in tables:
+            seats = list(table.seats.all())
+            table.deal_seed = derive_seed(base, "deal", table.number)
+            try:
+                rs = get_ruleset(ruleset_spec(game.tournament, len(seats)))
+                table.deal = deal(board, len(seats), table.deal_seed, rs)
+            except EngineError as exc:
+                raise DomainError(str(exc), field="tables", rule=exc.rule) from exc
+            table.save(update_fields=["deal_seed", "deal"])
+            cards = (objective_cards(game.objectives_seed, table.number, len(seats))
+                     if game.deal_objectives else [])
+            for i, s in enumerate(seats):
+                s.colour = COLOURS[i % len(COLOURS)]
+                s.objective = cards[i] if cards and s.player_id else ""
+            Seat.objects.bulk_update(seats, ["colour", "objective"])
+        game.status = Game.Status.RUNNING
+        game.started_at = timezone.now()
+        game.save(update_fields=["status", "started_at", "objectives_seed"])
+        from tables import clocks
+
+        for table in tables:
+            clocks.start_clock(table, actor=actor)
+        audit.record(
+            actor=actor, action="game.start", obj=game, tournament=game.tournament,
+            after={"deals": {t.number: t.deal_seed for t in tables},
+                   "objectives_seed": game.objectives_seed},
+        )
+    return game
+
+
+def set_deal_objectives(game: Game, value: bool, *, actor: Any) -> Game:
+    """Whether starting the game also deals objective cards (O-RTU)."""
+    _require_organizer(actor, game.tournament)
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        game.deal_objectives = bool(value)
+        game.save(update_fields=["deal_objectives"])
+        audit.record(actor=actor, action="game.deal_objectives", obj=game,
+                     tournament=game.tournament, after={"deal_objectives": bool(value)})
+    return game
+
+
+def priority_choices() -> list[tuple[str, str]]:
+    return [(k, PRIORITY_LABELS[k]) for k in PRIORITIES]
