@@ -1,0 +1,77 @@
+"""Page forms. They only shape input; the rules live in ``services`` (whose DomainError is
+shown next to its field by ``add_domain_error``, the form keeping what was typed)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from config.errors import DomainError
+
+from .models import Tournament, TournamentRole
+
+
+def add_domain_error(form: forms.Form, error: DomainError) -> None:
+    field = error.field if error.field in form.fields else None
+    message = f"{error.message} [{error.rule}]" if error.rule else error.message
+    form.add_error(field, message)
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=150)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
+    ruleset = forms.ChoiceField(label=_("Rule set"), choices=Tournament.RuleSet.choices)
+    scoring_system = forms.CharField(label=_("Scoring system"), max_length=20, initial="S-RTU")
+    games_count = forms.IntegerField(label=_("Number of games"), min_value=1, max_value=20,
+                                     initial=3)
+    start_times = forms.CharField(
+        label=_("Start times"), required=False, initial="10:30, 14:00, 16:30",
+        help_text=_("One time per game, separated by commas (K-BEST2: 10:30, 14:00, 16:30)."),
+    )
+    capacity = forms.IntegerField(label=_("Capacity"), min_value=1, required=False,
+                                  help_text=_("Empty: no limit. Beyond it players are waitlisted."))
+
+    @classmethod
+    def initial_for(cls, t: Tournament) -> dict[str, object]:
+        return {
+            "name": t.name, "date": t.date, "venue": t.venue, "format": t.format,
+            "ruleset": t.ruleset, "scoring_system": t.scoring_system,
+            "games_count": t.games_count, "start_times": ", ".join(t.start_times or []),
+            "capacity": t.capacity,
+        }
+
+
+class RegistrationForm(forms.Form):
+    first_name = forms.CharField(label=_("First name"), max_length=80)
+    last_name = forms.CharField(label=_("Last name"), max_length=80)
+    nickname = forms.CharField(label=_("Nickname"), max_length=80, required=False)
+    club = forms.CharField(
+        label=_("Club"), max_length=120, required=False,
+        widget=forms.TextInput(attrs={"list": "clubs", "autocomplete": "off"}),
+    )
+    email = forms.EmailField(
+        label=_("E-mail"), required=False,
+        help_text=_("Seen only by the organizers."),
+    )
+    birth_date = forms.DateField(
+        label=_("Date of birth"), required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Seen only by the organizers."),
+    )
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("Columns: first_name, last_name, nickname, club, email, birth_date "
+                    "(YYYY-MM-DD). A file with one bad row imports nothing."),
+    )
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=TournamentRole.Role.choices,
+                             initial=TournamentRole.Role.REFEREE)
+

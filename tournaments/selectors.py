@@ -1,0 +1,90 @@
+"""Careful reads of the tournaments app (what pages, the API and other apps show)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from .models import AccessLink, AuditEntry, CheckIn, Player, Registration, Tournament
+from .permissions import is_organizer, is_referee
+
+
+def visible_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Public tournaments (not drafts), plus the drafts of tournaments the user works on."""
+    qs = Tournament.objects.annotate(
+        registered_count=Count(
+            "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)
+        )
+    )
+    if getattr(user, "is_superuser", False):
+        return qs
+    visible = ~Q(status=Tournament.Status.DRAFT)
+    if getattr(user, "is_authenticated", False):
+        visible |= Q(roles__user=user)
+    return qs.filter(visible).distinct()
+
+
+def can_see(user: Any, tournament: Tournament) -> bool:
+    return tournament.status != Tournament.Status.DRAFT or is_referee(user, tournament)
+
+
+def registrations(tournament: Tournament, status: str | None = None) -> QuerySet[Registration]:
+    qs = tournament.registrations.select_related("player__club").order_by("created_at", "id")
+    return qs.filter(status=status) if status else qs
+
+
+def registered_players(tournament: Tournament) -> QuerySet[Registration]:
+    return registrations(tournament, Registration.Status.REGISTERED)
+
+
+def waitlist(tournament: Tournament) -> QuerySet[Registration]:
+    return registrations(tournament, Registration.Status.WAITLISTED)
+
+
+def checked_in_players(tournament: Tournament, game_number: int) -> QuerySet[Player]:
+    """Players present for game ``game_number`` (registered and checked in): who gets seated."""
+    return Player.objects.filter(
+        registrations__tournament=tournament,
+        registrations__status=Registration.Status.REGISTERED,
+        registrations__checkins__game_number=game_number,
+    ).select_related("club").order_by("last_name", "first_name")
+
+
+def checkin_rows(tournament: Tournament, game_number: int, query: str = "") -> list[dict[str, Any]]:
+    """Registered players with whether each is checked in for the game, filtered by ``query``
+    (any part of name, nickname or club)."""
+    qs = registered_players(tournament)
+    for word in query.split():
+        qs = qs.filter(
+            Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
+            | Q(player__nickname__icontains=word) | Q(player__club__name__icontains=word)
+        )
+    present = set(
+        CheckIn.objects.filter(
+            registration__tournament=tournament, game_number=game_number
+        ).values_list("registration_id", flat=True)
+    )
+    return [{"registration": r, "present": r.pk in present} for r in qs]
+
+
+def checkin_counts(tournament: Tournament) -> dict[int, int]:
+    counts = dict(
+        CheckIn.objects.filter(
+            registration__tournament=tournament,
+            registration__status=Registration.Status.REGISTERED,
+        ).values_list("game_number").annotate(n=Count("id")).values_list("game_number", "n")
+    )
+    return {n: counts.get(n, 0) for n in range(1, tournament.games_count + 1)}
+
+
+def links(tournament: Tournament) -> QuerySet[AccessLink]:
+    return tournament.links.select_related("user", "player").order_by("-created_at")
+
+
+def audit_log(tournament: Tournament) -> QuerySet[AuditEntry]:
+    return tournament.audit.select_related("actor").order_by("-at", "-id")
+
+
+def user_capabilities(user: Any, tournament: Tournament) -> dict[str, bool]:
+    return {"organizer": is_organizer(user, tournament), "referee": is_referee(user, tournament)}

@@ -1,0 +1,397 @@
+"""Server-rendered pages (thin: every write goes through ``services``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from config.errors import DomainError, PermissionDeniedError
+
+from . import selectors, services
+from .access import linked_player, use_access_link
+from .forms import CsvImportForm, RegistrationForm, RoleForm, TournamentForm, add_domain_error
+from .models import AccessLink, Club, Registration, Tournament, TournamentRole
+from .permissions import is_organizer, is_referee
+
+
+def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not selectors.can_see(request.user, tournament):
+        raise Http404
+    return tournament
+
+
+def staff_required(role: str) -> Callable[..., Any]:
+    """Page decorator: anonymous → login page; signed in without the role → 403 page."""
+    check = is_organizer if role == "organizer" else is_referee
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            tournament = get_object_or_404(Tournament, slug=slug)
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not check(request.user, tournament):
+                raise PermissionDenied(_("You have no role in this tournament that allows this."))
+            try:
+                return view(request, tournament, *args, **kwargs)
+            except PermissionDeniedError as exc:
+                raise PermissionDenied(exc.message) from exc
+
+        return wrapper
+
+    return decorator
+
+
+def _message_error(request: HttpRequest, exc: DomainError) -> None:
+    text = f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+    messages.error(request, text)
+
+
+# --- public --------------------------------------------------------------------------------
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = selectors.visible_tournaments(request.user)
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _public_tournament(request, slug)
+    return render(request, "tournaments/detail.html", {
+        "tournament": tournament,
+        "registered": selectors.registered_players(tournament),
+        "waitlist": selectors.waitlist(tournament),
+        "can": selectors.user_capabilities(request.user, tournament),
+        "me": linked_player(request, tournament),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _public_tournament(request, slug)
+    organizer = is_organizer(request.user, tournament)
+    if not tournament.is_registration_open and not organizer:
+        messages.warning(request, _("Registration for this tournament is closed."))
+        return redirect("tournaments:detail", slug=slug)
+    form = RegistrationForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                reg = services.register(
+                    tournament, services.PlayerData(**form.cleaned_data), actor=request.user
+                )
+            except PermissionDeniedError as exc:
+                raise PermissionDenied(exc.message) from exc
+            except DomainError as exc:
+                add_domain_error(form, exc)
+            else:
+                if reg.status == Registration.Status.WAITLISTED:
+                    messages.warning(request, _(
+                        "The tournament is full: %(name)s is on the waiting list, position "
+                        "%(position)s. You move up automatically if a place frees."
+                    ) % {"name": reg.player.full_name,
+                         "position": services.waitlist_position(reg)})
+                else:
+                    messages.success(request, _("%(name)s is registered.")
+                                     % {"name": reg.player.full_name})
+                if organizer and request.POST.get("next") == "registrations":
+                    return redirect("tournaments:registrations", slug=slug)
+                return redirect("tournaments:detail", slug=slug)
+        status = 400
+    return render(request, "tournaments/register.html", {
+        "tournament": tournament, "form": form, "clubs": Club.objects.all(),
+        "full": tournament.capacity is not None
+        and selectors.registered_players(tournament).count() >= tournament.capacity,
+    }, status=status)
+
+
+@require_GET
+def open_link(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        link = use_access_link(request, token)
+    except DomainError as exc:
+        return render(request, "tournaments/link_invalid.html", {"message": exc.message},
+                      status=403)
+    if link.kind == AccessLink.Kind.REFEREE:
+        messages.success(request, _("You are signed in as a referee of %(t)s.")
+                         % {"t": link.tournament.name})
+        return redirect("tournaments:manage", slug=link.tournament.slug)
+    messages.success(request, _("Welcome, %(name)s: this browser now holds your personal link.")
+                     % {"name": link.player.full_name if link.player else ""})
+    return redirect("tournaments:detail", slug=link.tournament.slug)
+
+
+# --- organizers and referees ---------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                tournament = services.create_tournament(actor=request.user, **form.cleaned_data)
+            except DomainError as exc:
+                add_domain_error(form, exc)
+            else:
+                messages.success(request, _("Tournament created. Open registration when ready."))
+                return redirect("tournaments:manage", slug=tournament.slug)
+        return render(request, "tournaments/form.html", {"form": form}, status=400)
+    return render(request, "tournaments/form.html", {"form": form})
+
+
+@require_GET
+@staff_required("referee")
+def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/manage.html", {
+        "tournament": tournament,
+        "can": selectors.user_capabilities(request.user, tournament),
+        "counts": selectors.checkin_counts(tournament),
+        "registered_count": selectors.registered_players(tournament).count(),
+        "waitlist_count": selectors.waitlist(tournament).count(),
+        "transitions": [
+            (value, label) for value, label in Tournament.Status.choices
+            if value in Tournament.TRANSITIONS.get(tournament.status, set())
+        ],
+    })
+
+
+@require_http_methods(["GET", "POST"])
+@staff_required("organizer")
+def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.update_tournament(tournament, actor=request.user, **form.cleaned_data)
+            except DomainError as exc:
+                add_domain_error(form, exc)
+            else:
+                messages.success(request, _("Tournament saved."))
+                return redirect("tournaments:manage", slug=tournament.slug)
+        return render(request, "tournaments/form.html", {"form": form, "tournament": tournament},
+                      status=400)
+    return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})
+
+
+@require_POST
+@staff_required("organizer")
+def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        services.change_status(tournament, request.POST.get("status", ""), actor=request.user)
+    except DomainError as exc:
+        _message_error(request, exc)
+    else:
+        messages.success(request, _("Status: %(status)s.")
+                         % {"status": tournament.get_status_display()})
+    return redirect("tournaments:manage", slug=tournament.slug)
+
+
+@require_GET
+@staff_required("organizer")
+def registrations(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/registrations.html", {
+        "tournament": tournament,
+        "registrations": selectors.registrations(tournament),
+        "form": RegistrationForm(),
+        "import_form": CsvImportForm(),
+        "clubs": Club.objects.all(),
+    })
+
+
+@require_POST
+@staff_required("organizer")
+def registration_withdraw(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
+    try:
+        promoted = services.withdraw(reg, actor=request.user)
+    except DomainError as exc:
+        _message_error(request, exc)
+    else:
+        messages.success(request, _("%(name)s withdrawn.") % {"name": reg.player.full_name})
+        if promoted is not None:
+            messages.success(request, _("%(name)s moves up from the waiting list.")
+                             % {"name": promoted.player.full_name})
+    return redirect("tournaments:registrations", slug=tournament.slug)
+
+
+@require_POST
+@staff_required("organizer")
+def registration_promote(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
+    try:
+        services.promote(reg, actor=request.user)
+    except DomainError as exc:
+        _message_error(request, exc)
+    else:
+        messages.success(request, _("%(name)s is registered.") % {"name": reg.player.full_name})
+    return redirect("tournaments:registrations", slug=tournament.slug)
+
+
+@require_POST
+@staff_required("organizer")
+def registrations_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = CsvImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            created = services.import_csv(tournament, form.cleaned_data["file"].read(),
+                                          actor=request.user)
+        except services.CsvImportError as exc:
+            field = f" ({exc.field})" if exc.field else ""
+            form.add_error("file", _("Line %(line)s%(field)s: %(message)s. Nothing was imported.")
+                           % {"line": exc.line, "field": field, "message": exc.message})
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, _("%(n)s registrations imported.") % {"n": len(created)})
+            return redirect("tournaments:registrations", slug=tournament.slug)
+    return render(request, "tournaments/registrations.html", {
+        "tournament": tournament,
+        "registrations": selectors.registrations(tournament),
+        "form": RegistrationForm(),
+        "import_form": form,
+        "clubs": Club.objects.all(),
+    }, status=400)
+
+
+@require_GET
+@staff_required("organizer")
+def registrations_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    response = HttpResponse(services.export_csv(tournament, actor=request.user),
+                            content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-iscritti.csv"'
+    return response
+
+
+@require_GET
+@staff_required("referee")
+def checkin(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
+    if not 1 <= game <= tournament.games_count:
+        raise Http404
+    query = request.GET.get("q", "").strip()
+    context = {
+        "tournament": tournament, "game": game, "query": query,
+        "rows": selectors.checkin_rows(tournament, game, query),
+        "count": selectors.checkin_counts(tournament).get(game, 0),
+        "games": range(1, tournament.games_count + 1),
+    }
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "tournaments/_checkin_rows.html", context)
+    return render(request, "tournaments/checkin.html", context)
+
+
+@require_POST
+@staff_required("referee")
+def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: int) -> HttpResponse:
+    reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
+    try:
+        present = services.toggle_checkin(reg, game, actor=request.user)
+    except PermissionDeniedError as exc:
+        raise PermissionDenied(exc.message) from exc
+    except DomainError as exc:
+        if request.htmx:  # type: ignore[attr-defined]
+            return HttpResponse(exc.message, status=400)
+        _message_error(request, exc)
+        return redirect("tournaments:checkin", slug=tournament.slug, game=game)
+    if request.htmx:  # type: ignore[attr-defined]
+        response = render(request, "tournaments/_checkin_row.html", {
+            "tournament": tournament, "game": game,
+            "row": {"registration": reg, "present": present},
+        })
+        response["HX-Trigger"] = "checkin-changed"
+        return response
+    return redirect(reverse("tournaments:checkin", args=[tournament.slug, game])
+                    + (f"?q={request.POST.get('q')}" if request.POST.get("q") else ""))
+
+
+@require_GET
+@staff_required("referee")
+def checkin_count(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
+    count = selectors.checkin_counts(tournament).get(game, 0)
+    return HttpResponse(str(count))
+
+
+@require_http_methods(["GET", "POST"])
+@staff_required("organizer")
+def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = RoleForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.add_role(tournament, form.cleaned_data["username"],
+                                  form.cleaned_data["role"], actor=request.user)
+            except DomainError as exc:
+                add_domain_error(form, exc)
+            else:
+                messages.success(request, _("Role saved."))
+                return redirect("tournaments:staff", slug=tournament.slug)
+        status = 400
+    return render(request, "tournaments/staff.html", {
+        "tournament": tournament, "form": form,
+        "roles": tournament.roles.select_related("user").order_by("role", "user__username"),
+        "links": selectors.links(tournament),
+        "registered": selectors.registered_players(tournament),
+        "base": request.build_absolute_uri("/")[:-1],
+    }, status=status)
+
+
+@require_POST
+@staff_required("organizer")
+def role_remove(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    role = get_object_or_404(TournamentRole, pk=pk, tournament=tournament)
+    try:
+        services.remove_role(role, actor=request.user)
+    except DomainError as exc:
+        _message_error(request, exc)
+    else:
+        messages.success(request, _("Role removed."))
+    return redirect("tournaments:staff", slug=tournament.slug)
+
+
+@require_POST
+@staff_required("organizer")
+def link_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        if request.POST.get("kind") == AccessLink.Kind.REFEREE:
+            role = get_object_or_404(TournamentRole, pk=request.POST.get("role"),
+                                     tournament=tournament)
+            services.create_link(tournament, actor=request.user, user=role.user)
+        else:
+            reg = get_object_or_404(Registration, pk=request.POST.get("registration"),
+                                    tournament=tournament)
+            services.create_link(tournament, actor=request.user, player=reg.player)
+    except DomainError as exc:
+        _message_error(request, exc)
+    else:
+        messages.success(request, _("Private link created."))
+    return redirect("tournaments:staff", slug=tournament.slug)
+
+
+@require_POST
+@staff_required("organizer")
+def link_revoke(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    link = get_object_or_404(AccessLink, pk=pk, tournament=tournament)
+    services.revoke_link(link, actor=request.user)
+    messages.success(request, _("Private link revoked: it no longer opens anything."))
+    return redirect("tournaments:staff", slug=tournament.slug)
+
+
+@require_GET
+@staff_required("organizer")
+def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    entries = selectors.audit_log(tournament)[:500]
+    return render(request, "tournaments/audit.html", {"tournament": tournament,
+                                                       "entries": entries})
