@@ -7,6 +7,7 @@ from config.health import healthz
 api_patterns = [
     path("", include("tournaments.api_urls")),
     path("", include("tables.api_urls")),
+    path("", include("tables.referee_api_urls")),
     path("", include("scoring.api_urls")),
 ]
 
@@ -19,6 +20,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/", include(api_patterns)),
+    path("", include("tables.referee_urls")),
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),

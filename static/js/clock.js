@@ -9,6 +9,7 @@
  */
 (function () {
   "use strict";
+  if (window.RisikoClock) { return; }  // the partial may include this script more than once
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 

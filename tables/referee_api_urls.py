@@ -1,0 +1,17 @@
+"""API of helper B2 under /api/: clocks and the sdadata closure of a table."""
+
+from django.urls import path
+
+from . import referee_api
+
+_T = "tournaments/<slug:slug>/games/<int:number>/tables/<int:table>/"
+
+urlpatterns = [
+    path(_T + "clock/", referee_api.ClockView.as_view(), name="api-table-clock"),
+    path(_T + "clock/pause/", referee_api.PauseView.as_view(), name="api-table-clock-pause"),
+    path(_T + "clock/resume/", referee_api.ResumeView.as_view(), name="api-table-clock-resume"),
+    path(_T + "turns/", referee_api.TurnsView.as_view(), name="api-table-turns"),
+    path(_T + "turns/eliminate/", referee_api.EliminateView.as_view(), name="api-table-eliminate"),
+    path(_T + "turns/expiry-seat/", referee_api.ExpirySeatView.as_view(), name="api-table-expiry-seat"),
+    path(_T + "turns/undo/", referee_api.UndoView.as_view(), name="api-table-undo"),
+]

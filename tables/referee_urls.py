@@ -1,0 +1,14 @@
+"""Pages of helper B2: the referee's table page and the hall projector (see referee_views)."""
+
+from django.urls import path
+
+from . import referee_views
+
+app_name = "tables_referee"
+urlpatterns = [
+    path("t/<slug:slug>/games/<int:number>/projector/", referee_views.projector, name="projector"),
+    path("t/<slug:slug>/games/<int:number>/tables/<int:table>/referee/", referee_views.referee_table,
+         name="referee_table"),
+    path("t/<slug:slug>/games/<int:number>/tables/<int:table>/referee/status/",
+         referee_views.referee_status, name="referee_status"),
+]
