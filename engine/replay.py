@@ -36,6 +36,8 @@ class Replay:
         self.violations: list[Violation] = []
         borders = self.board.borders or {}
         self.adj: dict[str, frozenset[str]] = {t: frozenset(borders.get(t, ())) for t in self.board.territories}
+        self.no_borders = (f"map {self.board.id!r} is a scoring-only map: its borders are not in our sources, "
+                           "so attacks and moves on it cannot be checked (score its final board instead)")
         self.continents = [(frozenset(c.territories), c.bonus) for c in self.board.continents.values()]
         self.owner: dict[str, int] = {}
         self.armies: dict[str, int] = {}
@@ -229,12 +231,13 @@ class Replay:
         i = 0
         expired_in_setup: list[int] = []
         setup_seat = 1
-        chunk = min(3, left[1]) if n else 0
+        per_placement = rs.setup_armies_per_placement
+        chunk = min(per_placement, left[1]) if n else 0
         n_events = len(events)
         while sum(left.values()) > 0 and i < n_events:
             while left[setup_seat] == 0:
                 setup_seat = setup_seat % n + 1
-            chunk = chunk or min(3, left[setup_seat])
+            chunk = chunk or min(per_placement, left[setup_seat])
             ev = events[i]
             if ev.type != "place":
                 if ev.type == "time_expired":  # the clock runs from the deal (E-TIME)
@@ -249,7 +252,8 @@ class Replay:
                 flag(i, "D-ARMIES", f"seat {setup_seat} places on {ev.territory}, which it does not hold")
             placed = ev.armies
             if placed > chunk:
-                flag(i, "D-ARMIES", f"seat {setup_seat} places {placed} armies; {chunk} due now (3 at a time)")
+                flag(i, "D-ARMIES", f"seat {setup_seat} places {placed} armies; {chunk} due now "
+                     f"({per_placement} at a time)")
                 placed = chunk
             armies[ev.territory] += placed
             self.total[owner[ev.territory]] += placed
@@ -287,6 +291,8 @@ class Replay:
         att_ge_def = rs.attacker_dice_at_least_defender
         def_max = rs.defender_must_roll_max
         elim_round = rs.elimination_from_round or 1
+        max_att, max_def = rs.max_attack_dice, rs.max_defence_dice
+        scoring_only = not self.board.has_borders()  # B-MAP: Napoli serves scoring only
 
         for i in range(setup_end, n_events):
             ev = events[i]
@@ -320,20 +326,22 @@ class Replay:
                 if owner[dst] == seat:
                     flag(i, "A-ADJ", f"{dst} is seat {seat}'s own territory")
                     continue
-                if dst not in adj[src]:
-                    rule = "B-MAP" if not adj[src] else "A-ADJ"
-                    flag(i, rule, f"{src} does not border {dst}")
+                if not scoring_only and dst not in adj[src]:
+                    flag(i, "A-ADJ", f"{src} does not border {dst}")
+                elif scoring_only:
+                    flag(i, "B-MAP", self.no_borders)
                 a_n, d_n = len(a_dice), len(d_dice)
                 on_src, on_dst = armies[src], armies[dst]
                 if on_src < 2:
                     flag(i, "A-SRC", f"{src} has {on_src} army; an attack needs at least 2")
-                elif not 1 <= a_n <= min(3, on_src - 1):
-                    flag(i, "A-SRC", f"attacker rolled {a_n} dice from {on_src} armies (1 to {min(3, on_src - 1)})")
+                elif not 1 <= a_n <= min(max_att, on_src - 1):
+                    flag(i, "A-SRC", f"attacker rolled {a_n} dice from {on_src} armies (1 to {min(max_att, on_src - 1)})")
                 if def_max:
-                    if d_n != min(3, on_dst):
-                        flag(i, "RTU-DEF-MAX", f"defender rolled {d_n} dice with {on_dst} armies; must roll {min(3, on_dst)}")
-                elif not 1 <= d_n <= min(3, on_dst):
-                    flag(i, "RTU-DEF-MAX", f"defender rolled {d_n} dice with {on_dst} armies (1 to {min(3, on_dst)})")
+                    if d_n != min(max_def, on_dst):
+                        flag(i, "RTU-DEF-MAX",
+                             f"defender rolled {d_n} dice with {on_dst} armies; must roll {min(max_def, on_dst)}")
+                elif not 1 <= d_n <= min(max_def, on_dst):
+                    flag(i, "RTU-DEF-MAX", f"defender rolled {d_n} dice with {on_dst} armies (1 to {min(max_def, on_dst)})")
                 if att_ge_def and a_n < d_n:
                     flag(i, "RTU-ATT-DICE", f"attacker rolled {a_n} dice against {d_n}")
                 bad = [d for d in a_dice + d_dice if d not in DIE_FACES]
@@ -441,8 +449,10 @@ class Replay:
                 if owner[src] != seat or owner[dst] != seat:
                     flag(i, "M-MOVE", f"a strategic move is between two of seat {seat}'s territories ({src} → {dst})")
                     continue
-                if dst not in adj[src]:
-                    flag(i, "B-MAP" if not adj[src] else "M-MOVE", f"{src} does not border {dst}")
+                if scoring_only:
+                    flag(i, "B-MAP", self.no_borders)
+                elif dst not in adj[src]:
+                    flag(i, "M-MOVE", f"{src} does not border {dst}")
                 if amount >= armies[src]:
                     flag(i, "M-MOVE", f"moved {amount} of {armies[src]} armies from {src}: leave at least 1")
                     amount = armies[src] - 1

@@ -371,6 +371,10 @@ class _Bot:
 
 def simulate(players: int, seed: str, ruleset: str | Mapping[str, Any] = "RTU") -> dict[str, Any]:
     """A complete legal random game as a record; the same arguments give the same record."""
+    armies = get_ruleset(ruleset).starting_armies
+    if players not in armies:
+        raise EngineError("T-SIZE", f"the simulator plays tables of {min(armies)} to {max(armies)} players "
+                          f"(the rule set's D-ARMIES), not {players}")
     spec = table_spec(players, ruleset)
     try:
         bot = _Bot(players, seed, spec)

@@ -107,8 +107,9 @@ def test_a_scoring_only_map_cannot_host_attacks() -> None:
         "deal": {"owners": owners},
         "events": [{"type": "attack", "from": mine, "to": theirs, "attacker": [6], "defender": [1]}],
     }
-    rules = {(v["rule"], v["event"]) for v in adjudicate(record)["violations"]}
-    assert ("B-MAP", 0) in rules
+    violations = adjudicate(record)["violations"]
+    assert ("B-MAP", 0) in {(v["rule"], v["event"]) for v in violations}
+    assert "scoring-only" in next(v["message"] for v in violations if v["rule"] == "B-MAP")
 
 
 def test_draws_not_named_means_no_hand_checks() -> None:
@@ -153,3 +154,31 @@ def test_time_attack_can_end_when_the_deck_runs_out() -> None:
         assert ("S-TA", len(record["events"]) - 1) in rules
         return
     raise AssertionError("no game ended by the deck")
+
+
+def test_a_scoring_only_map_says_so_for_moves_too() -> None:
+    napoli = load_board("napoli")
+    owners = deal(napoli, 4, "napoli-move", get_ruleset("CLASSIC"))
+    held = {s: [t for t, o in owners.items() if o == s] for s in range(1, 5)}
+    # 12 starting armies each: set-up places what is left after one army per district
+    events: list[dict[str, Any]] = [
+        {"type": "place", "territory": held[s][0], "armies": 12 - len(held[s])} for s in range(1, 5)
+    ]
+    reinforcements = len(held[1]) // 3
+    events += [
+        {"type": "place", "territory": held[1][0], "armies": reinforcements},
+        {"type": "move", "from": held[1][0], "to": held[1][1], "armies": 1},
+        {"type": "end_turn"},
+    ]
+    record = {
+        "format": "risiko-record/1",
+        "ruleset": {"base": "CLASSIC", "overrides": {"starting_armies": {"4": 12}}},
+        "map": "napoli",
+        "players": [{"seat": s, "name": f"P{s}"} for s in range(1, 5)],
+        "deal": {"owners": owners},
+        "events": events,
+    }
+    verdict = adjudicate(record)
+    assert [(v["rule"], v["event"]) for v in verdict["violations"]] == [("B-MAP", len(events) - 2)]
+    message = verdict["violations"][0]["message"]
+    assert "scoring-only" in message and "napoli" in message
