@@ -1,3 +1,19 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from tables import api
+
+game = "tournaments/<slug:slug>/games/<int:number>/"
+
+urlpatterns = [
+    path(game, api.GameDetail.as_view(), name="tables-api-game"),
+    path(game + "compose/", api.ComposeView.as_view(), name="tables-api-compose"),
+    path(game + "swap/", api.SwapView.as_view(), name="tables-api-swap"),
+    path(game + "move/", api.MoveView.as_view(), name="tables-api-move"),
+    path(game + "withdraw/", api.WithdrawView.as_view(), name="tables-api-withdraw"),
+    path(game + "start/", api.StartView.as_view(), name="tables-api-start"),
+    path(game + "tables/<int:table>/", api.TableDetail.as_view(), name="tables-api-table"),
+    path(game + "where/", api.WhereView.as_view(), name="tables-api-where"),
+    path(game + "objectives/", api.ObjectiveView.as_view(), name="tables-api-objectives"),
+    path("tournaments/<slug:slug>/knockout-plan/", api.KnockoutPlanView.as_view(),
+         name="tables-api-knockout"),
+]
