@@ -91,7 +91,7 @@ def next_action(table: Table, now: dt.datetime | None = None) -> NextAction:
     return state.next_action()
 
 
-def describe(action: NextAction) -> str:
+def describe(action: NextAction, conquered: int | None = None) -> str:
     """The next action as a translatable sentence (the engine's message is English)."""
     seat, threshold = action.seat, action.threshold
     if action.kind == "ended":
@@ -105,7 +105,10 @@ def describe(action: NextAction) -> str:
     if action.kind == "supplementary":
         return _("Supplementary round: seat %(seat)s plays.") % {"seat": seat}
     if action.kind == "may_not_roll":
-        return _("Seat %(seat)s may not roll (conquered more than the limit).") % {"seat": seat}
+        if conquered is None:
+            return _("Seat %(seat)s may not roll (conquered more than the limit).") % {"seat": seat}
+        return _("Seat %(seat)s may not roll (conquered %(conquered)s).") % {"seat": seat,
+                                                                           "conquered": conquered}
     return _("Seat %(seat)s rolls: ends on ≤ %(threshold)s.") % {"seat": seat, "threshold": threshold}
 
 

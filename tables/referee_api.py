@@ -113,7 +113,7 @@ class _TableView(APIView):
             "next_action": {"kind": action.kind, "seat": action.seat, "threshold": action.threshold,
                             "rule": action.rule, "message": action.message},
             "closure_state": closure.current_state(table).as_dict(),
-            "events": TurnEventSerializer(closure.steps(table), many=True).data,
+            "events": closure.steps(table),
         }
 
 

@@ -99,6 +99,8 @@ def _perform(request: HttpRequest, table: Table, action: str) -> str:
         seat = _int(post.get("seat"), "seat")
         conquered = _int(post.get("conquered") or "0", "conquered")
         assert seat is not None and conquered is not None
+        before = closure.current_state(table)
+        barred = before.seat == seat and before.roll_due() and before.barred(conquered)
         event = closure.record_end_of_turn(
             table, actor=user, seat=seat, conquered=conquered, dice=_dice(request),
             server_roll=post.get("server_roll") == "1", expected_version=version,
@@ -106,6 +108,9 @@ def _perform(request: HttpRequest, table: Table, action: str) -> str:
         if event.dice:
             return _("Seat %(seat)s rolled %(dice)s (total %(total)s).") % {
                 "seat": seat, "dice": " + ".join(str(d) for d in event.dice), "total": sum(event.dice)}
+        if barred:
+            said = closure.describe(before.with_conquests(conquered).next_action(), conquered)
+            return _("%(rule)s: %(said)s End of turn recorded.") % {"rule": "E-BAR", "said": said}
         return _("End of turn of seat %(seat)s recorded.") % {"seat": seat}
     if action == "eliminate":
         seat = _int(post.get("seat"), "seat")
