@@ -1,3 +1,9 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from . import api
+
+urlpatterns = [
+    path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="scoring-api-standings"),
+    path("scoring/tables/<int:pk>/results/", api.TableResultsAPI.as_view(), name="scoring-api-table-results"),
+    path("scoring/results/<int:pk>/confirm/", api.ConfirmAPI.as_view(), name="scoring-api-confirm"),
+]

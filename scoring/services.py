@@ -69,6 +69,9 @@ def _snapshot(sub: ResultSubmission) -> dict[str, Any]:
 
 
 def _invalidate(tournament: Tournament) -> None:
+    """Drop the cached standings now and again at commit (a reader between the two may have
+    cached the state before this write)."""
+    selectors.invalidate(tournament.pk)
     transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
 
 

@@ -1,4 +1,15 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "scoring"
-urlpatterns: list = []
+urlpatterns = [
+    path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
+    path("t/<slug:slug>/standings/print/", views.print_ranking, name="print"),
+    path("t/<slug:slug>/standings/player/<int:pk>/", views.player_page, name="player"),
+    path("t/<slug:slug>/results/", views.results_status, name="status"),
+    path("t/<slug:slug>/results/table/<int:pk>/", views.table_page, name="table"),
+    path("t/<slug:slug>/results/table/<int:pk>/enter/", views.enter_result, name="enter"),
+    path("t/<slug:slug>/results/<int:pk>/confirm/", views.confirm, name="confirm"),
+    path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),
+]

@@ -1,0 +1,83 @@
+"""REST API of scoring/: results (write: referee or organizer of that tournament),
+confirmations, standings (read). Views stay thin: services authorise, check and write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables.models import Table
+from tournaments.access import linked_player
+from tournaments.models import Tournament
+from tournaments.permissions import TournamentObjectPermission
+
+from . import selectors, services
+from .models import ResultSubmission
+from .serializers import (
+    ConfirmationSerializer,
+    ResultInputSerializer,
+    StandingsSerializer,
+    SubmissionSerializer,
+    TableResultsSerializer,
+)
+
+
+class StandingsAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=StandingsSerializer, summary="Standings (K-BEST2, K-ITALIANA or K-KO)")
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        return Response(selectors.standings(tournament))
+
+
+class TableResultsAPI(APIView):
+    permission_classes = [TournamentObjectPermission]
+    required_role = "referee"
+
+    def get_table(self) -> Table:
+        if not hasattr(self, "_table"):
+            self._table = get_object_or_404(Table.objects.select_related("game__tournament"), pk=self.kwargs["pk"])
+        return self._table
+
+    def get_tournament(self) -> Tournament:
+        return self.get_table().game.tournament
+
+    @extend_schema(responses=TableResultsSerializer, summary="A table's result: status and every version")
+    def get(self, request: Request, pk: int) -> Response:
+        state = selectors.table_state(self.get_table())
+        return Response({
+            "table": state.table.pk, "status": state.status, "version": state.version,
+            "submissions": SubmissionSerializer(state.submissions, many=True).data,
+        })
+
+    @extend_schema(request=ResultInputSerializer, responses={201: SubmissionSerializer},
+                   summary="Enter a new version of a table's result (board, short form or record)")
+    def post(self, request: Request, pk: int) -> Response:
+        ser = ResultInputSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d: dict[str, Any] = ser.validated_data
+        sub = services.submit_result(
+            actor=request.user, table=self.get_table(), kind=d["kind"], data=d,
+            ended_by=d.get("ended_by") or "", expected_version=d["version"],
+        )
+        return Response(SubmissionSerializer(sub).data, status=status.HTTP_201_CREATED)
+
+
+class ConfirmAPI(APIView):
+    permission_classes = [AllowAny]  # a player's private link is not a login: services decide
+
+    @extend_schema(request=None, responses={201: ConfirmationSerializer},
+                   summary="Confirm a result (a second referee, the organizer, or a player of that table)")
+    def post(self, request: Request, pk: int) -> Response:
+        sub = get_object_or_404(ResultSubmission.objects.select_related("table__game__tournament"), pk=pk)
+        player = linked_player(request, sub.tournament)
+        conf = services.confirm_result(actor=request.user, submission=sub, player=player)
+        return Response(ConfirmationSerializer(conf).data, status=status.HTTP_201_CREATED)

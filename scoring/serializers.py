@@ -1,0 +1,82 @@
+"""REST serializers of scoring/: thin; the engine and services do the work."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from .models import Confirmation, ResultSubmission
+
+
+class ResultInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ResultSubmission.Kind.choices)
+    version = serializers.IntegerField(
+        min_value=0, help_text="The table's result version you started from (0: none yet). "
+        "A different current version gives HTTP 409.")
+    ended_by = serializers.ChoiceField(choices=ResultSubmission.Ending.choices, required=False, allow_blank=True)
+    players = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text="board: [{seat, objective, eliminated}]; short: [{seat, objective_points, "
+        "extra_points, armies, eliminated, risiko}]")
+    owners = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                   help_text="board: territory → seat")
+    armies = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                   help_text="board: territory → armies")
+    record = serializers.JSONField(required=False, help_text="record: a game in the engine's record format")
+
+
+class ConfirmationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Confirmation
+        fields = ["id", "user", "player", "by_organizer", "double_entry", "at"]
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    version = serializers.IntegerField(source="number")
+    entered_by = serializers.CharField(source="entered_by.get_username", default=None)
+    confirmations = ConfirmationSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = ResultSubmission
+        fields = ["id", "table", "version", "kind", "ended_by", "data", "scores", "entered_by",
+                  "created_at", "confirmations"]
+
+
+class TableResultsSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    submissions = SubmissionSerializer(many=True)
+
+
+class StandingsGameSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    points = serializers.FloatField()
+    counted = serializers.BooleanField()
+    place = serializers.FloatField()
+    table = serializers.IntegerField()
+    extra = serializers.IntegerField()
+    armies = serializers.IntegerField()
+    game_score = serializers.FloatField()
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    total = serializers.FloatField()
+    extra = serializers.IntegerField()
+    armies = serializers.IntegerField()
+    played = serializers.IntegerField()
+    reached = serializers.IntegerField()
+    advanced = serializers.BooleanField()
+    games = StandingsGameSerializer(many=True)
+
+
+class StandingsSerializer(serializers.Serializer):
+    method = serializers.CharField()
+    best_n = serializers.IntegerField()
+    publish_unconfirmed = serializers.BooleanField()
+    games = serializers.ListField(child=serializers.IntegerField())
+    rows = StandingsRowSerializer(many=True)

@@ -1,0 +1,350 @@
+"""Pages of scoring/: leaderboard (polls itself with htmx), a player's games, a table's result,
+result entry (final board, short form, recorded game), confirmation, the organizer's results
+status, exports (CSV, XLSX) and the printable final ranking. Thin: services do the work."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from config.errors import ConflictError, DomainError, PermissionDeniedError
+from tables.models import Table
+from tournaments.access import linked_player
+from tournaments.models import Player, Tournament
+from tournaments.permissions import is_organizer, is_referee
+
+from . import selectors, services
+from .models import ResultSubmission
+
+STATUSES = (selectors.MISSING, selectors.TO_CONFIRM, selectors.DISPUTED, selectors.CONFIRMED)
+
+
+def _status_label(code: str) -> str:
+    return {
+        selectors.MISSING: _("missing"), selectors.TO_CONFIRM: _("to confirm"),
+        selectors.CONFIRMED: _("confirmed"), selectors.DISPUTED: _("disputed"),
+    }[code]
+
+
+def staff_only(role: str) -> Callable[..., Any]:
+    check = is_organizer if role == "organizer" else is_referee
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            tournament = get_object_or_404(Tournament, slug=slug)
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not check(request.user, tournament):
+                raise PermissionDenied(_("You have no role in this tournament that allows this."))
+            return view(request, tournament, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+# ------------------------------------------------------------------ public pages
+@require_GET
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    data = selectors.standings(tournament)
+    ctx = {"tournament": tournament, "s": data}
+    if getattr(request, "htmx", False):
+        return render(request, "scoring/_standings_table.html", ctx)
+    return render(request, "scoring/standings.html", ctx)
+
+
+@require_GET
+def print_ranking(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(request, "scoring/print.html", {"tournament": tournament, "s": selectors.standings(tournament)})
+
+
+@require_GET
+def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    player = get_object_or_404(Player, pk=pk)
+    data = selectors.standings(tournament)
+    row = next((r for r in data["rows"] if r["player"] == player.pk), None)
+    games = selectors.player_games(tournament, player)
+    for g in games:
+        g["status_label"] = _status_label(g["status"])
+    return render(request, "scoring/player.html", {"tournament": tournament, "player": player, "row": row,
+                                                   "games": games})
+
+
+def _table(tournament: Tournament, pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("game"), pk=pk, game__tournament=tournament)
+
+
+@require_GET
+def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    table = _table(tournament, pk)
+    state = selectors.table_state(table)
+    seats = selectors.seats_of(table)
+    conf = selectors.settings_for(tournament)
+    counted = state.counting(conf.publish_unconfirmed)
+    staff = is_referee(request.user, tournament)
+    player = linked_player(request, tournament)
+    seated = player is not None and any(s.player_id == player.pk for s in seats)
+    latest = state.latest
+    can_confirm = bool(
+        latest and state.status != selectors.CONFIRMED and (staff or seated)
+        and not (request.user.is_authenticated and latest.entered_by_id == request.user.pk)
+    )
+    pair = state.disputed_pair
+    return render(request, "scoring/table.html", {
+        "tournament": tournament, "table": table, "state": state, "status_label": _status_label(state.status),
+        "rows": selectors.submission_rows(counted, seats) if counted else [],
+        "counted": counted, "latest": latest, "staff": staff, "can_confirm": can_confirm,
+        "latest_rows": selectors.submission_rows(latest, seats) if latest else [],
+        "pair": [(s, selectors.submission_rows(s, seats)) for s in pair] if pair else None,
+    })
+
+
+@require_POST
+def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    sub = get_object_or_404(ResultSubmission.objects.select_related("table__game"), pk=pk, tournament=tournament)
+    from django.contrib import messages
+
+    try:
+        services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
+        messages.success(request, _("Result confirmed."))
+    except PermissionDeniedError as exc:
+        raise PermissionDenied(exc.message) from exc
+    except DomainError as exc:
+        messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+    return redirect("scoring:table", slug=tournament.slug, pk=sub.table_id)
+
+
+# ------------------------------------------------------------------ entry
+def _entry_initial(table: Table, state: selectors.TableState, seats: list[Any]) -> dict[str, Any]:
+    latest = state.latest
+    if latest is not None and latest.kind != ResultSubmission.Kind.RECORD:
+        return {"kind": latest.kind, "ended_by": latest.ended_by, **latest.data}
+    players = [{"seat": s.number, "objective": s.objective, "eliminated": None} for s in seats]
+    return {"kind": "board", "ended_by": "sdadata", "players": players,
+            "owners": dict(table.deal or {}), "armies": {}}
+
+
+def _post_to_data(post: Any, board: Any, seats: list[Any], kind: str) -> dict[str, Any]:
+    """The entry form's fields → the service's data (what was typed is kept for re-display)."""
+    players = []
+    for s in seats:
+        n = s.number
+        if kind == "short":
+            players.append({
+                "seat": n, "objective_points": post.get(f"objective_points_{n}", ""),
+                "extra_points": post.get(f"extra_points_{n}", ""), "armies": post.get(f"armies_{n}", ""),
+                "eliminated": post.get(f"eliminated_{n}") or None, "risiko": bool(post.get(f"risiko_{n}")),
+            })
+        else:
+            players.append({"seat": n, "objective": post.get(f"objective_{n}", ""),
+                            "eliminated": post.get(f"eliminated_{n}") or None})
+    owners: dict[str, Any] = {}
+    armies: dict[str, Any] = {}
+    if kind == "board":
+        for i, name in enumerate(board.names):
+            o = post.get(f"owner_{i}")
+            if o:
+                owners[name] = o
+            a = post.get(f"armies_t{i}")
+            if a not in (None, ""):
+                armies[name] = a
+    return {"players": players, "owners": owners, "armies": armies}
+
+
+def _clean_ints(data: dict[str, Any]) -> dict[str, Any]:
+    def num(v: Any) -> Any:
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            return v
+    return {**data, "owners": {k: num(v) for k, v in data["owners"].items()},
+            "armies": {k: num(v) for k, v in data["armies"].items()}}
+
+
+@staff_only("referee")
+def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    table = _table(tournament, pk)
+    state = selectors.table_state(table)
+    seats = selectors.seats_of(table)
+    ctx_engine = services.context_for(tournament)
+    board = ctx_engine.board
+    error: DomainError | None = None
+    kind = request.GET.get("kind") or request.POST.get("kind") or ""
+    version = state.version
+    if request.method == "POST":
+        kind = request.POST.get("kind", "board")
+        try:
+            version = int(request.POST.get("version", "0"))
+        except ValueError:
+            version = -1
+        ended_by = request.POST.get("ended_by", "")
+        if kind == "record":
+            upload = request.FILES.get("record")
+            raw = upload.read() if upload else request.POST.get("record_text", "")
+            data: dict[str, Any] = {"record": None}
+            try:
+                data["record"] = json.loads(raw or "null")
+            except (ValueError, UnicodeDecodeError):
+                error = DomainError(_("The uploaded file is not a JSON record."), field="record", rule="FORMAT")
+            typed: dict[str, Any] = {"kind": kind}
+        else:
+            data = _post_to_data(request.POST, board, seats, kind)
+            typed = {"kind": kind, "ended_by": ended_by, **data}
+            data = _clean_ints(data)
+        if error is None:
+            try:
+                services.submit_result(actor=request.user, table=table, kind=kind, data=data, ended_by=ended_by,
+                                       expected_version=version)
+                from django.contrib import messages
+
+                messages.success(request, _("Result saved. It counts once someone else confirms it."))
+                return redirect("scoring:table", slug=tournament.slug, pk=table.pk)
+            except PermissionDeniedError as exc:
+                raise PermissionDenied(exc.message) from exc
+            except DomainError as exc:
+                error = exc
+        status_code = 409 if isinstance(error, ConflictError) else 400
+    else:
+        typed = _entry_initial(table, state, seats)
+        if kind:
+            typed["kind"] = kind
+        status_code = 200
+    by_seat = {int(p["seat"]): p for p in typed.get("players", []) if str(p.get("seat", "")).isdigit()}
+    seat_rows = [{"seat": s, "typed": by_seat.get(s.number, {})} for s in seats]
+    owners = {str(k): str(v) for k, v in (typed.get("owners") or {}).items()}
+    armies = {str(k): str(v) for k, v in (typed.get("armies") or {}).items()}
+    continents = []
+    index = {name: i for i, name in enumerate(board.names)}
+    for c in board.continents.values():
+        continents.append({"name": c.name, "territories": [
+            {"i": index[t], "name": t, "value": board.territories[t].value,
+             "owner": owners.get(t, ""), "armies": armies.get(t, "")} for t in c.territories]})
+    cards = {cid: sorted(o.territories) for cid, o in ctx_engine.deck.items()}
+    return render(request, "scoring/enter.html", {
+        "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
+        "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
+        "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
+        "endings": ResultSubmission.Ending.choices, "army_cap": ctx_engine.rs.army_cap,
+        "card_value": ctx_engine.rs.objective_total,
+        "values": {t.name: t.value for t in board.territories.values()},
+    }, status=status_code)
+
+
+# ------------------------------------------------------------------ organizer
+@staff_only("organizer")
+def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    from django.contrib import messages
+
+    if request.method == "POST":
+        try:
+            services.update_settings(
+                actor=request.user, tournament=tournament,
+                publish_unconfirmed=bool(request.POST.get("publish_unconfirmed")),
+                best_n=int(request.POST.get("best_n") or 2),
+            )
+            messages.success(request, _("Scoring settings saved."))
+            return redirect("scoring:status", slug=tournament.slug)
+        except (DomainError, ValueError) as exc:
+            messages.error(request, getattr(exc, "message", str(exc)))
+    states = selectors.table_states(tournament)
+    games: dict[int, list[dict[str, Any]]] = {}
+    counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
+    for st in states:
+        counts[st.status] += 1
+        games.setdefault(st.table.game.number, []).append({"state": st, "label": _status_label(st.status)})
+    return render(request, "scoring/status.html", {
+        "tournament": tournament, "games": sorted(games.items()), "settings": selectors.settings_for(tournament),
+        "counts": [(_status_label(k), v, k) for k, v in counts.items()],
+    })
+
+
+# ------------------------------------------------------------------ exports
+def _standings_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    data = selectors.standings(tournament)
+    head = [_("Rank"), _("Player"), _("Club")]
+    for g in data["games"]:
+        head += [_("Game %(n)s") % {"n": g}, _("Counted")]
+    head += [_("Total"), _("Extra-objective points"), _("Armies")]
+    rows = []
+    for r in data["rows"]:
+        cells = {c["game"]: c for c in r["games"]}
+        line: list[Any] = [r["rank"], r["name"], r["club"]]
+        for g in data["games"]:
+            c = cells.get(g)
+            line += [c["points"] if c else "", (_("yes") if c["counted"] else _("no")) if c else ""]
+        line += [r["total"], r["extra"], r["armies"]]
+        rows.append(line)
+    return head, rows
+
+
+def _results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    conf = selectors.settings_for(tournament)
+    head = [_("Game"), _("Table"), _("Status"), _("Version"), _("Seat"), _("Player"), _("Game score"),
+            _("Extra-objective points"), _("Armies"), _("Place"), _("Tournament points"), _("Eliminated"),
+            _("Ended by"), _("Short form")]
+    states = selectors.table_states(tournament)
+    names = {p.pk: p.display_name for p in Player.objects.filter(
+        pk__in={r.get("player") for st in states for s in st.submissions for r in s.scores})}
+    rows = []
+    for st in states:
+        sub = st.counting(conf.publish_unconfirmed)
+        if sub is None:
+            rows.append([st.table.game.number, st.table.number, _status_label(st.status)] + [""] * 11)
+            continue
+        for r in sorted(sub.scores, key=lambda r: r["seat"]):
+            rows.append([st.table.game.number, st.table.number, _status_label(st.status), sub.number, r["seat"],
+                         names.get(r.get("player"), ""), r["game_score"], r["extra_objective"], r["armies"],
+                         r["place"], r["tournament_points"], r.get("eliminated") or "", sub.ended_by,
+                         _("yes") if sub.kind == "short" else ""])
+    return head, rows
+
+
+def _export(tournament: Tournament, what: str, fmt: str) -> HttpResponse:
+    head, rows = (_standings_table if what == "standings" else _results_table)(tournament)
+    name = f"{tournament.slug}-{what}"
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(head)
+        w.writerows(rows)
+        resp = HttpResponse(buf.getvalue(), content_type="text/csv; charset=utf-8")
+    else:
+        from openpyxl import Workbook
+
+        wb = Workbook()
+        ws = wb.active
+        ws.title = what[:30]
+        ws.append(head)
+        for r in rows:
+            ws.append(r)
+        out = io.BytesIO()
+        wb.save(out)
+        resp = HttpResponse(out.getvalue(),
+                            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    resp["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return resp
+
+
+@require_GET
+def export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if what not in ("standings", "results") or fmt not in ("csv", "xlsx"):
+        raise PermissionDenied
+    return _export(tournament, what, fmt)

@@ -1,0 +1,108 @@
+"""Pages: leaderboard (htmx refresh), player page, table result, entry forms, exports."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from openpyxl import load_workbook
+
+from engine.board import load_board
+from scoring.models import ResultSubmission
+from tests.factories import scoring as f
+
+pytestmark = pytest.mark.django_db
+
+
+def _board_post(setup: dict[str, Any], data: dict[str, Any], ended_by: str = "objective",
+                version: int = 0) -> dict[str, Any]:
+    board = load_board("world")
+    post: dict[str, Any] = {"kind": "board", "version": version, "ended_by": ended_by}
+    for p in data["players"]:
+        post[f"objective_{p['seat']}"] = p["objective"]
+        post[f"eliminated_{p['seat']}"] = p["eliminated"] or ""
+    for i, name in enumerate(board.names):
+        post[f"owner_{i}"] = data["owners"][name]
+        post[f"armies_t{i}"] = data["armies"][name]
+    return post
+
+
+def test_referee_enters_a_board_on_the_page_and_a_second_referee_confirms(client, setup) -> None:
+    t, table = setup["t"], setup["table"]
+    data = f.board_data(setup["objectives"], winner=2, armies=[30, 40, 30, 30])
+    url = f"/t/{t.slug}/results/table/{table.pk}/enter/"
+    client.force_login(setup["ref1"])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Oceania" in page.content.decode() and "scoring-entry.js" in page.content.decode()
+    resp = client.post(url, _board_post(setup, data))
+    assert resp.status_code == 302, resp.content.decode()[:2000]
+    standings = client.get(f"/t/{t.slug}/standings/").content.decode()
+    assert "130" not in standings  # not confirmed yet: not published
+    client.force_login(setup["ref1"])
+    sub = ResultSubmission.objects.get()
+    assert client.post(f"/t/{t.slug}/results/{sub.pk}/confirm/").status_code == 403  # own entry
+    client.force_login(setup["ref2"])
+    assert client.post(f"/t/{t.slug}/results/{sub.pk}/confirm/").status_code == 302
+    client.logout()
+    partial = client.get(f"/t/{t.slug}/standings/", HTTP_HX_REQUEST="true").content.decode()
+    assert 'hx-trigger="every 5s"' in partial and "130" in partial
+    assert "<html" not in partial
+
+
+def test_a_refused_board_keeps_what_was_typed_and_names_the_territory(client, setup) -> None:
+    t, table = setup["t"], setup["table"]
+    data = f.board_data(setup["objectives"], armies=[30, 30, 30, 30])
+    post = _board_post(setup, data, ended_by="sdadata")
+    board = load_board("world")
+    i = board.names.index("Kamchatka")
+    post[f"armies_t{i}"] = 0
+    client.force_login(setup["ref1"])
+    resp = client.post(f"/t/{t.slug}/results/table/{table.pk}/enter/", post)
+    html = resp.content.decode()
+    assert resp.status_code == 400
+    assert "Kamchatka" in html and "A-OCCUPY" in html
+    j = board.names.index("Alaska")
+    assert f'name="armies_t{j}" value="{data["armies"]["Alaska"]}"' in html
+    assert not ResultSubmission.objects.exists()
+
+
+def test_short_form_on_the_page_is_marked_as_short(client, setup) -> None:
+    t, table = setup["t"], setup["table"]
+    client.force_login(setup["ref1"])
+    post = {"kind": "short", "version": 0, "ended_by": "sdadata"}
+    for seat, (o, e, a) in enumerate([(40, 10, 30), (30, 20, 25), (20, 14, 20), (10, 20, 15)], start=1):
+        post.update({f"objective_points_{seat}": o, f"extra_points_{seat}": e, f"armies_{seat}": a})
+    assert client.post(f"/t/{t.slug}/results/table/{table.pk}/enter/", post).status_code == 302
+    sub = ResultSubmission.objects.get()
+    assert sub.kind == "short"
+    assert [r["tournament_points"] for r in sub.scores] == [70, 45, 25, 10]
+
+
+def test_player_and_table_pages_and_exports(client, setup) -> None:
+    t, table, ps = setup["t"], setup["table"], setup["players"]
+    f.enter(table, setup["ref1"], "board", f.board_data(setup["objectives"], winner=1, armies=[40, 30, 30, 30]),
+            "objective", confirm_by=setup["ref2"])
+    page = client.get(f"/t/{t.slug}/standings/player/{ps[0].pk}/").content.decode()
+    assert ps[1].display_name in page and "130" in page
+    page = client.get(f"/t/{t.slug}/results/table/{table.pk}/").content.decode()
+    assert ps[3].display_name in page
+    csv_text = client.get(f"/t/{t.slug}/export/standings.csv").content.decode()
+    assert csv_text.splitlines()[1].startswith(f"1,{ps[0].display_name}")
+    wb = load_workbook(io.BytesIO(client.get(f"/t/{t.slug}/export/results.xlsx").content))
+    rows = list(wb.active.iter_rows(values_only=True))
+    assert len(rows) == 5 and 130 in rows[1]
+    assert "window.print()" in client.get(f"/t/{t.slug}/standings/print/").content.decode()
+
+
+def test_organizer_status_page_shows_each_table_state(client, setup) -> None:
+    t = setup["t"]
+    other = f.make_table(t, 1, f.players(t, 4))
+    f.enter(setup["table"], setup["ref1"], "board", f.board_data(setup["objectives"], armies=[30] * 4))
+    client.force_login(setup["org"])
+    html = client.get(f"/t/{t.slug}/results/").content.decode()
+    assert "to confirm" in html and "missing" in html
+    assert f"/results/table/{other.pk}/" in html
+    client.force_login(setup["ref1"])
+    assert client.get(f"/t/{t.slug}/results/").status_code == 403
