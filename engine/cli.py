@@ -128,14 +128,26 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- score
+class _Pairs(dict):  # type: ignore[type-arg]
+    """A JSON object that remembers every key/value pair, repeated keys included."""
+
+    pairs: list[tuple[str, Any]]
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> _Pairs:
+    obj = _Pairs(pairs)
+    obj.pairs = pairs
+    return obj
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.board import load_board
-    from engine.objectives import default_deck, load_deck
+    from engine.objectives import deck_for, load_deck
     from engine.rulesets import get_ruleset
     from engine.scoring import FinalPlayer, check_board, score_game
 
     try:
-        data = json.loads(Path(args.board).read_bytes())
+        data = json.loads(Path(args.board).read_bytes(), object_pairs_hook=_object_pairs)
     except OSError as exc:
         return _fail(f"cannot read {args.board}: {exc.strerror or exc}")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -145,26 +157,36 @@ def cmd_score(args: argparse.Namespace) -> int:
     board = load_board(str(data.get("map", "world")))
     rs = get_ruleset(data.get("ruleset", "RTU"))
     ended_by = str(data.get("ended_by", "sdadata"))
+    problems: list[tuple[str, str]] = []
     try:
         players = [
-            FinalPlayer(int(p["seat"]), str(p.get("objective") or ""), p.get("eliminated"))
+            FinalPlayer(int(p["seat"]), str(p.get("objective") or ""), _order(p.get("eliminated")))
             for p in data["players"]
         ]
-        owners = {_name(board, t): int(s) for t, s in data["owners"].items()}
-        armies = {_name(board, t): int(a) for t, a in data["armies"].items()}
+        owners: dict[str, int] = {}
+        spelled: dict[str, str] = {}
+        raw_owners = data["owners"]
+        for name, seat in getattr(raw_owners, "pairs", None) or list(raw_owners.items()):
+            territory = _name(board, name)
+            if territory in spelled:  # B-MAP: one territory, one owner
+                problems.append(("B-MAP", f"{territory} is owned twice ({spelled[territory]!r} and {name!r})"))
+            spelled[territory] = name
+            owners[territory] = _int(seat, f"owner of {name}")
+        armies = {_name(board, t): _int(a, f"armies on {t}") for t, a in data["armies"].items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return _fail(f"the board needs players, owners and armies: {exc}")
-    objectives = dict(default_deck(rs.objectives))
+    objectives = dict(deck_for(rs.objectives, board))
     extra = data.get("objectives") or {}
     if extra:
+        if not isinstance(extra, dict):
+            return _fail("'objectives' must be an object of card id → territory names")
         cards = [{"id": cid, "name": cid, "territories": names} for cid, names in extra.items()]
-        loaded, problems = load_deck({"cards": cards}, board)
-        if problems:
-            return _report(args.json, [(p.rule, p.message) for p in problems])
+        loaded, deck_problems = load_deck({"cards": cards}, board)
+        problems += [(p.rule, p.message) for p in deck_problems]
         objectives.update(loaded)
-    problems_found = check_board(board, rs, players, objectives, owners, armies, ended_by)
-    if problems_found:
-        return _report(args.json, [(v.rule, v.message) for v in problems_found])
+    problems += [(v.rule, v.message) for v in check_board(board, rs, players, objectives, owners, armies, ended_by)]
+    if problems:
+        return _report(args.json, problems)
     scores = score_game(board, rs, players, objectives, owners, armies, ended_by, system=args.scoring or rs.default_scoring)
     rows = [_score_row(s) for s in scores]
     if args.json:
@@ -177,17 +199,29 @@ def cmd_score(args: argparse.Namespace) -> int:
     return OK
 
 
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be a whole number, not {json.dumps(value)}")
+    return value
+
+
+def _order(value: Any) -> int | None:
+    return None if value is None else _int(value, "'eliminated'")
+
+
 def _name(board: Any, name: str) -> str:
-    canonical = board.canonical(name)
+    canonical = board.canonical(name) if isinstance(name, str) else None
     if canonical is None:
-        raise ValueError(f"unknown territory {name!r}")
+        raise ValueError(f"unknown territory {name!r} on map {board.id!r}")
     return str(canonical)
 
 
 def _score_row(score: Any) -> dict[str, Any]:
     from engine.replay import _score_dict
 
-    return _score_dict(score)
+    row = _score_dict(score)
+    row.setdefault("tiebreak", None)  # the contract: the tie-break used for each place (null: none needed)
+    return row
 
 
 def _report(as_json: bool, problems: Sequence[tuple[str, str]]) -> int:

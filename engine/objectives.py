@@ -205,5 +205,16 @@ def default_deck(kind: str = "rtu") -> Mapping[str, Objective]:
     return _default_deck(kind)
 
 
+def deck_for(kind: str, board: Board) -> Mapping[str, Objective]:
+    """The built-in deck a game on ``board`` uses when its rule set names the deck ``kind``.
+
+    A deck belongs to one map: a Napoli game whose rule set names the world's classic deck
+    plays with the Napoli cards (seed 004), which name that map's districts.
+    """
+    if DECK_MAPS.get(kind) != board.id:
+        kind = next((k for k, m in DECK_MAPS.items() if m == board.id), kind)
+    return default_deck(kind)
+
+
 def objective_points(obj: Objective, board: Board) -> int:
     return sum(board.territories[t].value for t in obj.territories)

@@ -16,7 +16,7 @@ from engine.board import Board
 from engine.closure import ClosureState
 from engine.deal import check_deal, deal
 from engine.dice import resolve
-from engine.objectives import Objective, default_deck, load_deck, objective_held
+from engine.objectives import Objective, deck_for, load_deck, objective_held
 from engine.record import JOLLY, ParseResult, Record, parse_record
 from engine.rulesets import RuleSet
 from engine.verdict import Verdict, format_verdict
@@ -134,7 +134,7 @@ class Replay:
         return True
 
     def setup_objectives(self) -> None:
-        deck: dict[str, Objective] = dict(default_deck(self.rs.objectives))
+        deck: dict[str, Objective] = dict(deck_for(self.rs.objectives, self.board))
         if self.record.objectives:
             cards = [{"id": cid, "name": cid, "territories": list(names)} for cid, names in self.record.objectives.items()]
             try:

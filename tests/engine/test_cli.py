@@ -142,3 +142,96 @@ def test_usage_errors_exit_2() -> None:
     assert out.returncode == 2 and out.stderr.strip()
     assert run().returncode == 2
     assert run("teleport").returncode == 2
+
+
+def _final_board(seed: str, ended_by: str) -> dict[str, Any]:
+    for k in range(40):
+        record = simulate(4, f"{seed}-{k}")
+        verdict = adjudicate(record)
+        if verdict["ended_by"] == ended_by:
+            return {
+                "map": "world", "ruleset": "RTU", "ended_by": ended_by,
+                "players": [{"seat": p["seat"], "objective": p["objective"], "eliminated": None}
+                            for p in record["players"]],
+                "objectives": record["objectives"],
+                "owners": verdict["final"]["owners"], "armies": verdict["final"]["armies"],
+                "_verdict": verdict,
+            }
+    raise AssertionError(f"no game ended by {ended_by}")
+
+
+def _owned_twice(board: dict[str, Any]) -> str:
+    # the same territory under two spellings, the second for another seat: raw JSON text
+    text = json.dumps(board)
+    owner = board["owners"]["Cita"]
+    return text.replace('"owners": {', f'"owners": {{"\\u010cita": {owner % 4 + 1}, ', 1)
+
+
+def _not_held(board: dict[str, Any]) -> dict[str, Any]:
+    card = board["objectives"][board["players"][0]["objective"]]
+    taken = next(t for t in card if board["owners"][t] == 1)
+    board["owners"][taken] = 2
+    return board
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "rule"),
+    [
+        ("a territory missing", lambda b: (b["owners"].pop("Cina"), b["armies"].pop("Cina"), b)[-1], "B-MAP"),
+        ("points not adding up to 164", lambda b: (b["owners"].pop("Cina"), b["armies"].pop("Cina"), b)[-1],
+         "S-PLACE"),
+        ("owned twice", _owned_twice, "B-MAP"),
+        ("0 armies", lambda b: (b["armies"].update({"Cina": 0}), b)[-1], "A-OCCUPY"),
+        ("more than 100 for a player", lambda b: (b["armies"].update(
+            {t: 30 for t, s in b["owners"].items() if s == 1}), b)[-1], "D-CAP"),
+        ("a claimed objective not held", lambda b: _not_held({**b, "ended_by": "objective"}), "O-RTU"),
+    ],
+)
+def test_score_refuses_impossible_boards_with_rule_ids(tmp_path: Path, name: str, change: Any, rule: str) -> None:
+    board = _final_board("imp", "sdadata")
+    board.pop("_verdict")
+    board = change(copy.deepcopy(board))
+    out = run("score", write(tmp_path, "board.json", board), "--json")
+    assert out.returncode == 1, (name, out.stdout, out.stderr)
+    result = json.loads(out.stdout)
+    assert result["valid"] is False
+    assert rule in {v["rule"] for v in result["violations"]}, (name, result["violations"])
+    human = run("score", write(tmp_path, "board.json", board))
+    assert human.returncode == 1 and f"{rule}:" in human.stdout
+
+
+def test_score_objective_ending_and_tiebreak_of_every_place(tmp_path: Path) -> None:
+    board = _final_board("won", "objective")
+    verdict = board.pop("_verdict")
+    out = run("score", write(tmp_path, "board.json", board), "--json")
+    assert out.returncode == 0, out.stderr
+    scores = json.loads(out.stdout)["scores"]
+    assert all("tiebreak" in s for s in scores)  # null where no tie-break was needed
+    winner = next(s for s in scores if s["place"] == 1)
+    assert winner["game_score"] == 100 and winner["tournament_points"] == 130
+    assert [s["place"] for s in scores] == [s["place"] for s in verdict["scores"]]
+    # another scoring system on the same board
+    m1 = json.loads(run("score", write(tmp_path, "board.json", board), "--scoring", "S-M1", "--json").stdout)
+    assert next(s for s in m1["scores"] if s["seat"] == winner["seat"])["game_score"] >= 50
+    assert run("score", write(tmp_path, "board.json", board), "--scoring", "S-NOPE").returncode == 2
+
+
+def test_unusable_boards_exit_2_with_one_line(tmp_path: Path) -> None:
+    board = _final_board("bad", "sdadata")
+    board.pop("_verdict")
+    for broken in (
+        {**board, "owners": {**board["owners"], "Atlantide": 1}},
+        {**board, "armies": {**board["armies"], "Cina": "tre"}},
+        {**board, "map": "marte"},
+        {**board, "ruleset": "CHESS"},
+        {k: v for k, v in board.items() if k != "players"},
+        [1, 2],
+    ):
+        out = run("score", write(tmp_path, "board.json", broken), "--json")
+        assert out.returncode == 2, (broken if isinstance(broken, list) else sorted(broken), out.stdout)
+        assert out.stderr.strip() and "\n" not in out.stderr.strip() and "Traceback" not in out.stderr
+
+
+def test_simulate_refuses_a_table_size_it_cannot_deal_armies_for() -> None:
+    out = run("simulate", "--players", "7", "--seed", "x", "--json")
+    assert out.returncode == 2 and out.stderr.startswith("T-SIZE")
