@@ -282,7 +282,7 @@ def checkin(request: HttpRequest, tournament: Tournament, game: int) -> HttpResp
         raise Http404
     query = request.GET.get("q", "").strip()
     context = {
-        "tournament": tournament, "game": game, "query": query,
+        "tournament": tournament, "game_number": game, "query": query,
         "rows": selectors.checkin_rows(tournament, game, query),
         "count": selectors.checkin_counts(tournament).get(game, 0),
         "games": range(1, tournament.games_count + 1),
@@ -307,7 +307,7 @@ def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: 
         return redirect("tournaments:checkin", slug=tournament.slug, game=game)
     if request.htmx:  # type: ignore[attr-defined]
         response = render(request, "tournaments/_checkin_row.html", {
-            "tournament": tournament, "game": game,
+            "tournament": tournament, "game_number": game,
             "row": {"registration": reg, "present": present},
         })
         response["HX-Trigger"] = "checkin-changed"

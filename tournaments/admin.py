@@ -1,0 +1,85 @@
+from django.contrib import admin
+
+from .models import (
+    AccessLink,
+    AuditEntry,
+    CheckIn,
+    Club,
+    Player,
+    Registration,
+    Tournament,
+    TournamentRole,
+)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city", "region"]
+    search_fields = ["name", "city"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["last_name", "first_name", "nickname", "club"]
+    list_filter = ["club"]
+    search_fields = ["first_name", "last_name", "nickname", "normalised_name"]
+    list_select_related = ["club"]
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+class RoleInline(admin.TabularInline):
+    model = TournamentRole
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "date", "format", "status", "capacity"]
+    list_filter = ["status", "format", "ruleset"]
+    search_fields = ["name", "slug", "venue"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [RoleInline, RegistrationInline]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "status", "created_at"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["player__last_name", "player__first_name"]
+    raw_id_fields = ["player"]
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(admin.ModelAdmin):
+    list_display = ["registration", "game_number", "checked_in_at", "checked_in_by"]
+    list_filter = ["game_number", "registration__tournament"]
+
+
+@admin.register(TournamentRole)
+class TournamentRoleAdmin(admin.ModelAdmin):
+    list_display = ["user", "tournament", "role"]
+    list_filter = ["role"]
+
+
+@admin.register(AccessLink)
+class AccessLinkAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "kind", "user", "player", "created_at", "revoked_at"]
+    list_filter = ["kind"]
+    readonly_fields = ["token", "last_used_at"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ["at", "actor_label", "action", "object_type", "object_id", "tournament"]
+    list_filter = ["action"]
+    search_fields = ["actor_label", "action", "object_type"]
+    readonly_fields = [f.name for f in AuditEntry._meta.fields]
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False  # the audit log is never edited
