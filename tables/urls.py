@@ -1,4 +1,16 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from tables import views
 
 app_name = "tables"
-urlpatterns: list = []
+game = "t/<slug:slug>/games/<int:number>/"
+
+urlpatterns = [
+    path(game + "tables/", views.game_tables, name="game_tables"),
+    path(game + "tables/<int:table>/", views.table_page, name="table"),
+    path(game + "tables/<int:table>/sheet/", views.sheet, name="sheet"),
+    path(game + "where/", views.where, name="where"),
+    path(game + "objective/", views.objective, name="objective"),
+    path(game + "organize/", views.organize, name="organize"),
+    path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
+]

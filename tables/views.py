@@ -1,0 +1,311 @@
+"""Pages of tables/: the public tables of a game, a table, "where do I sit", the printable table
+sheet, a player's own objective card, the organizer's composition page and the knock-out plan.
+Thin: every write is a ``tables.services`` call."""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
+
+from config.errors import DomainError, PermissionDeniedError
+from tables import api, selectors, services
+from tables.models import Game
+from tables.seating import PRIORITIES, PRIORITY_LABELS
+from tournaments.models import Player, Tournament
+from tournaments.permissions import is_organizer
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def qr_svg(request: HttpRequest, path: str) -> str:
+    """An inline SVG QR code of the absolute URL of ``path`` (no external service)."""
+    url = request.build_absolute_uri(path)
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=3, dark="#000"))  # noqa: S308
+
+
+def _game(slug: str, number: int) -> tuple[Tournament, Game]:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    game = selectors.game_of(tournament, number)
+    if game is None:
+        raise Http404
+    return tournament, game
+
+
+def organizer_required(view: Any) -> Any:
+    """Anonymous → login page; signed in without the organizer role → 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not is_organizer(request.user, tournament):
+            raise PermissionDenied(_("Only an organizer of this tournament can do this."))
+        try:
+            return view(request, tournament, *args, **kwargs)
+        except PermissionDeniedError as exc:
+            raise PermissionDenied(exc.message) from exc
+
+    return wrapper
+
+
+def _error_text(exc: DomainError) -> str:
+    return f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+
+
+# ------------------------------------------------------------------------------ public pages
+
+
+@require_GET
+def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament, game = _game(slug, number)
+    tables = list(selectors.tables_of(game))
+    for table in tables:
+        table.qr = qr_svg(request, reverse("tables:table", args=[slug, number, table.number]))
+    return render(request, "tables/game_tables.html", {
+        "tournament": tournament, "game": game, "tables": tables,
+    })
+
+
+@require_GET
+def table_page(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    tournament, game = _game(slug, number)
+    found = selectors.table_of(game, table)
+    if found is None:
+        raise Http404
+    seats = list(found.seats.all())
+    for seat in seats:
+        if seat.player_id:
+            seat.qr = qr_svg(request, _player_path(slug, number, seat.player_id))
+    return render(request, "tables/table.html", {
+        "tournament": tournament, "game": game, "table": found, "seats": seats,
+        "qr": qr_svg(request, request.path),
+        "deal_command": services.deal_command(found) if found.deal_seed else "",
+    })
+
+
+def _player_path(slug: str, number: int, player_id: int) -> str:
+    return reverse("tables:where", args=[slug, number]) + f"?player={player_id}"
+
+
+@require_GET
+def where(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Where do I sit: search by name (or ``?player=`` from a player's QR code)."""
+    tournament, game = _game(slug, number)
+    query = request.GET.get("q", "").strip()
+    player_id = request.GET.get("player", "")
+    if player_id.isdigit():
+        seat = selectors.seat_of(game, int(player_id))
+        seats = [seat] if seat else []
+    else:
+        seats = selectors.find_seats(game, query) if query else []
+    template = "tables/_where_results.html" if request.htmx else "tables/where.html"
+    return render(request, template, {
+        "tournament": tournament, "game": game, "q": query, "seats": seats,
+        "searched": bool(query or player_id),
+    })
+
+
+@require_GET
+def sheet(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The printable table sheet (A4): seats in turn order, colours, territories by continent."""
+    tournament, game = _game(slug, number)
+    found = selectors.table_of(game, table)
+    if found is None:
+        raise Http404
+    by_seat = selectors.deal_by_continent(found)
+    seats = list(found.seats.all())
+    for seat in seats:
+        seat.continents = by_seat.get(seat.number, [])
+        seat.territory_count = sum(len(t) for _c, t in seat.continents)
+    public = reverse("tables:table", args=[slug, number, table])
+    return render(request, "tables/sheet.html", {
+        "tournament": tournament, "game": game, "table": found, "seats": seats,
+        "qr": qr_svg(request, public), "public_url": request.build_absolute_uri(public),
+        "deal_command": services.deal_command(found) if found.deal_seed else "",
+    })
+
+
+@require_GET
+def objective(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A player's own objective card (private link); every card for referees once the game is
+    over."""
+    tournament, game = _game(slug, number)
+    cards = api.visible_objectives(request, game)
+    names = {p.pk: p.display_name for p in Player.objects.filter(
+        pk__in=[c["player_id"] for c in cards])}
+    for card in cards:
+        card["player"] = names.get(card["player_id"], "")
+    return render(request, "tables/objective.html", {
+        "tournament": tournament, "game": game, "cards": cards,
+    })
+
+
+@require_GET
+def knockout_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    plan, error = None, ""
+    try:
+        plan = api.knockout_plan(tournament, request.GET)
+    except DomainError as exc:
+        error = _error_text(exc)
+    return render(request, "tables/knockout.html", {
+        "tournament": tournament, "plan": plan, "error": error,
+        "entrants": request.GET.get("entrants", ""), "final_size": request.GET.get(
+            "final_size", "5"),
+    }, status=400 if error else 200)
+
+
+# ------------------------------------------------------------------------------ organizer
+
+
+def _priority_field(position: int, initial: str | None) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=gettext_lazy("Priority %(n)s") % {"n": position},
+        choices=[("", "—")] + [(k, _(PRIORITY_LABELS[k])) for k in PRIORITIES],
+        required=False, initial=initial,
+    )
+
+
+class ComposeForm(forms.Form):
+    prefer = forms.ChoiceField(
+        label=gettext_lazy("Table sizes"),
+        choices=[("fives", gettext_lazy("more tables of 5")),
+                 ("fours", gettext_lazy("more tables of 4"))],
+        initial="fives",
+    )
+    seeding = forms.ChoiceField(
+        label=gettext_lazy("Seeding"),
+        choices=[("random", gettext_lazy("random")),
+                 ("swiss", gettext_lazy("by standing: Swiss blocks")),
+                 ("greca", gettext_lazy("by standing: alla greca"))],
+        initial="random",
+    )
+    odd_count = forms.ChoiceField(
+        label=gettext_lazy("When tables of 4 and 5 cannot seat everyone (6, 7, 11 players)"),
+        choices=[("", gettext_lazy("refuse and show me the options")),
+                 ("ghost", gettext_lazy("a table of 3 with a ghost seat")),
+                 ("six", gettext_lazy("a table of 6"))],
+        required=False,
+    )
+    by_region = forms.BooleanField(label=gettext_lazy("National event: same region apart"),
+                                   required=False)
+    seed = forms.CharField(label=gettext_lazy("Seed (empty: a new random one)"), max_length=64,
+                           required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        defaults = list(services.DEFAULT_PRIORITIES)
+        for i in range(len(PRIORITIES)):
+            self.fields[f"priority_{i + 1}"] = _priority_field(
+                i + 1, defaults[i] if i < len(defaults) else ""
+            )
+
+    def priorities(self) -> list[str]:
+        return [v for i in range(len(PRIORITIES))
+                if (v := self.cleaned_data.get(f"priority_{i + 1}"))]
+
+
+def _organize_context(tournament: Tournament, game: Game, form: ComposeForm) -> dict[str, Any]:
+    tables = list(selectors.tables_of(game))
+    seated = [(s.player_id, f"{s.player.display_name} — {_('table')} {t.number}")
+              for t in tables for s in t.seats.all() if s.player_id]
+    seated.sort(key=lambda x: x[1])
+    withdrawn_ids = (game.composition_options or {}).get("withdrawn", [])
+    checked_in = selectors.checked_in_players(tournament, game.number)
+    return {
+        "tournament": tournament, "game": game, "tables": tables, "form": form,
+        "seated": seated, "report": game.composition_report or {},
+        "withdrawn": Player.objects.filter(pk__in=withdrawn_ids),
+        "checked_in_count": len(checked_in),
+        "labels": {k: _(v) for k, v in PRIORITY_LABELS.items()},
+    }
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def organize(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """The organizer's page: compose with options, see the quality report, swap/move/withdraw,
+    re-compose, start."""
+    try:
+        game = services.ensure_game(tournament, number, actor=request.user)
+    except DomainError as exc:
+        raise Http404(exc.message) from exc
+    form = ComposeForm(initial=(game.composition_options or None) and {
+        **{k: v for k, v in game.composition_options.items() if k != "priorities"},
+        **{f"priority_{i + 1}": p for i, p in enumerate(
+            game.composition_options.get("priorities", []))},
+    })
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        status = 200
+        try:
+            if action == "compose":
+                form = ComposeForm(request.POST)
+                if not form.is_valid():
+                    raise DomainError(_("Check the form."), field="form", rule="K-TABLES")
+                data = form.cleaned_data
+                services.compose_game(
+                    game, actor=request.user, seed=data["seed"], prefer=data["prefer"],
+                    priorities=form.priorities(), seeding=data["seeding"],
+                    odd_count=data["odd_count"] or None, by_region=data["by_region"],
+                )
+                messages.success(request, _("Tables composed."))
+            elif action in ("swap", "move", "withdraw", "reinstate"):
+                change = _change(request, game, action)
+                for warning in change:
+                    messages.warning(request, warning)
+                messages.success(request, _("Tables changed."))
+            elif action == "start":
+                services.set_deal_objectives(game, request.POST.get("deal_objectives") == "on",
+                                             actor=request.user)
+                services.start_game(game, actor=request.user)
+                messages.success(request, _("Game started: tables dealt and clocks running."))
+            else:
+                raise DomainError(_("Unknown action."), field="action")
+        except DomainError as exc:
+            if isinstance(exc, PermissionDeniedError):
+                raise
+            messages.error(request, _error_text(exc))
+            status = exc.status_code
+        if status == 200:
+            return redirect("tables:organize", tournament.slug, number)
+        game.refresh_from_db()
+        return render(request, "tables/organize.html", _organize_context(tournament, game, form),
+                      status=status)
+    return render(request, "tables/organize.html", _organize_context(tournament, game, form))
+
+
+def _int(request: HttpRequest, name: str) -> int:
+    value = request.POST.get(name, "")
+    if not value.isdigit():
+        raise DomainError(_("Choose a value."), field=name, rule="FORMAT")
+    return int(value)
+
+
+def _change(request: HttpRequest, game: Game, action: str) -> list[str]:
+    user = request.user
+    if action == "swap":
+        return services.swap_players(game, _int(request, "player_a"), _int(request, "player_b"),
+                                     actor=user).warnings
+    if action == "move":
+        return services.move_player(game, _int(request, "player"), _int(request, "table"),
+                                    actor=user).warnings
+    if action == "withdraw":
+        return services.withdraw_player(game, _int(request, "player"), actor=user).warnings
+    services.reinstate_player(game, _int(request, "player"), actor=user)
+    return []
+
