@@ -22,8 +22,11 @@ def fill(po_path: Path, table: dict[str, str]) -> int:
     blocks = po_path.read_text(encoding="utf-8").split("\n\n")
     filled = 0
     for n, block in enumerate(blocks):
+        if "msgid_plural" in block:
+            filled += _fill_plural(blocks, n, table)
+            continue
         match = re.search(r'^msgid ((?:".*"\n?)+)^msgstr ""\s*$', block + "\n", re.M)
-        if not match or "msgid_plural" in block:
+        if not match:
             continue
         msgid = "".join(json.loads(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', match.group(1)))
         if msgid and msgid in table:
@@ -33,6 +36,21 @@ def fill(po_path: Path, table: dict[str, str]) -> int:
             filled += 1
     po_path.write_text("\n\n".join(blocks), encoding="utf-8")
     return filled
+
+
+def _fill_plural(blocks: list[str], n: int, table: dict[str, str]) -> int:
+    """Plural entries take a list [singular, plural] in the table."""
+    block = blocks[n]
+    match = re.search(r'^msgid (".*")$', block, re.M)
+    if not match or 'msgstr[0] ""' not in block:
+        return 0
+    forms = table.get(json.loads(match.group(1)))
+    if not isinstance(forms, list):
+        return 0
+    for i, form in enumerate(forms):
+        block = block.replace(f'msgstr[{i}] ""', f"msgstr[{i}] {quote(form)}")
+    blocks[n] = re.sub(r"^#, fuzzy\n|, fuzzy", "", block, flags=re.M)
+    return 1
 
 
 if __name__ == "__main__":
