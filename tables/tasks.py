@@ -26,3 +26,23 @@ def sweep_deadlines() -> int:
     from .clocks import due_tables, mark_expired
 
     return sum(1 for table_id in due_tables() if mark_expired(table_id))
+
+
+def sweep_on_worker_start(sender: object = None, **kwargs: object) -> None:
+    """A worker that (re)starts sweeps at once, before beat's first tick: deadlines that passed
+    while no worker ran are marked without waiting (and without relying on a queued task)."""
+    from django.db import connections
+
+    try:
+        sweep_deadlines.apply()
+    finally:
+        connections.close_all()  # never hand an open connection to forked pool processes
+
+
+def _connect_signals() -> None:
+    from celery.signals import worker_ready
+
+    worker_ready.connect(sweep_on_worker_start, weak=False, dispatch_uid="tables.sweep_on_worker_start")
+
+
+_connect_signals()
