@@ -19,6 +19,8 @@ from tournaments.models import Tournament
 
 DEMO_STEPS: list[str] = [
     "tournaments.demo.register_players",
+    "tables.demo.start_game_1",
+    "tables.demo.start_game_2",
 ]
 
 
