@@ -3,7 +3,7 @@
     .venv/bin/python scripts/fill_po.py locale/it/LC_MESSAGES/django.po translations.json
 
 A maintenance helper: translators may equally edit the .po file by hand. Entries already
-translated are left alone; fuzzy flags on filled entries are dropped.
+translated are left alone; msgmerge's fuzzy guesses are emptied and filled afresh.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ def fill(po_path: Path, table: dict[str, str]) -> int:
     blocks = po_path.read_text(encoding="utf-8").split("\n\n")
     filled = 0
     for n, block in enumerate(blocks):
+        block = blocks[n] = _drop_fuzzy_guess(block)
         if "msgid_plural" in block:
             filled += _fill_plural(blocks, n, table)
             continue
@@ -31,11 +32,22 @@ def fill(po_path: Path, table: dict[str, str]) -> int:
         msgid = "".join(json.loads(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', match.group(1)))
         if msgid and msgid in table:
             head = block[: block.rindex('msgstr ""')]
-            head = re.sub(r"^#, fuzzy\n|, fuzzy", "", head, flags=re.M)
             blocks[n] = head + "msgstr " + quote(table[msgid])
             filled += 1
     po_path.write_text("\n\n".join(blocks), encoding="utf-8")
     return filled
+
+
+def _drop_fuzzy_guess(block: str) -> str:
+    """msgmerge pre-fills a new string with the translation of a similar old one and flags it
+    fuzzy: that guess is nearly always wrong, so it is emptied to be translated afresh."""
+    if not re.search(r"^#,.*\bfuzzy\b", block, re.M) or 'msgid ""\nmsgstr ""\n"Project' in block:
+        return block
+    block = re.sub(r"^#\|.*\n?", "", block, flags=re.M)
+    block = re.sub(r"^#, fuzzy\n", "", block, flags=re.M)
+    block = re.sub(r", fuzzy", "", block)
+    block = re.sub(r'^(msgstr(?:\[\d\])?) ".*"(\n".*")*', r'\1 ""', block, flags=re.M)
+    return block
 
 
 def _fill_plural(blocks: list[str], n: int, table: dict[str, str]) -> int:
@@ -49,7 +61,7 @@ def _fill_plural(blocks: list[str], n: int, table: dict[str, str]) -> int:
         return 0
     for i, form in enumerate(forms):
         block = block.replace(f'msgstr[{i}] ""', f"msgstr[{i}] {quote(form)}")
-    blocks[n] = re.sub(r"^#, fuzzy\n|, fuzzy", "", block, flags=re.M)
+    blocks[n] = block
     return 1
 
 
