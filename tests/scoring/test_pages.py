@@ -102,7 +102,7 @@ def test_organizer_status_page_shows_each_table_state(client, setup) -> None:
     f.enter(setup["table"], setup["ref1"], "board", f.board_data(setup["objectives"], armies=[30] * 4))
     client.force_login(setup["org"])
     html = client.get(f"/t/{t.slug}/results/").content.decode()
-    assert "to confirm" in html and "missing" in html
+    assert "status-to_confirm" in html and "status-missing" in html
     assert f"/results/table/{other.pk}/" in html
     client.force_login(setup["ref1"])
     assert client.get(f"/t/{t.slug}/results/").status_code == 403
