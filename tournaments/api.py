@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -293,7 +294,7 @@ class CheckInList(_TournamentScoped, generics.ListAPIView):
 class _OrganizerRead(_TournamentScoped):
     def check_read(self, request: Request) -> None:
         if not is_organizer(request.user, self.get_tournament()):
-            raise PermissionDeniedError("Only an organizer of this tournament may see this.",
+            raise PermissionDeniedError(_("Only an organizer of this tournament may see this."),
                                         rule="ROLE")
 
 
