@@ -174,3 +174,28 @@ def update_settings(*, actor: Any, tournament: Tournament, publish_unconfirmed: 
                      after={"publish_unconfirmed": conf.publish_unconfirmed, "best_n": conf.best_n})
         _invalidate(tournament)
     return conf
+
+
+def finish_game(*, actor: Any, game: Any) -> Any:
+    """Mark a game finished once every table's result is confirmed (organizer only, audited).
+    tables/ has no such step: the end of a game is decided by its results."""
+    from tables.models import Game
+
+    tournament = game.tournament
+    if not is_organizer(actor, tournament):
+        raise PermissionDeniedError(_("Only an organizer of this tournament may finish a game."))
+    open_tables = [s.table.number for s in selectors.table_states(tournament, game)
+                   if s.status != selectors.CONFIRMED]
+    if open_tables:
+        raise DomainError(_("Tables without a confirmed result: %(tables)s.")
+                          % {"tables": ", ".join(str(n) for n in open_tables)}, field="game", rule="CONFIRM")
+    from django.utils import timezone
+
+    with transaction.atomic():
+        before = game.status
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+        game.refresh_from_db()
+        audit.record(actor=actor, action="game.finish", obj=game, tournament=tournament,
+                     before={"status": before}, after={"status": game.status})
+        _invalidate(tournament)
+    return game

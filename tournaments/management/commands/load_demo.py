@@ -20,6 +20,7 @@ from tournaments.models import Tournament
 DEMO_STEPS: list[str] = [
     "tournaments.demo.register_players",
     "tables.demo.start_game_1",
+    "scoring.demo.finish_game_1",
     "tables.demo.start_game_2",
 ]
 
