@@ -58,3 +58,9 @@ def player_client(tournament) -> Client:  # type: ignore[no-untyped-def]
     client = Client()
     assert client.get(f"/l/{link.token}/").status_code == 302
     return client
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):  # type: ignore[no-untyped-def]
+    """Users are created in nearly every test; PBKDF2 would dominate the run time."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
