@@ -102,19 +102,22 @@ def table_finishing_orders(game: Game) -> dict[int, list[int]]:
 
 
 def standings_positions(tournament: Tournament) -> dict[int, int]:
-    """{player id: position (1 = leader)} for Swiss seeding; {} when scoring has none yet."""
+    """{player id: rank (1 = leader)} for Swiss and alla-greca seeding, from scoring's standings
+    (players who have played); {} when scoring has none (yet)."""
     try:
-        from scoring import selectors as scoring_selectors  # type: ignore[attr-defined]
+        from scoring import selectors as scoring_selectors
     except ImportError:
         return {}
-    reader = getattr(scoring_selectors, "standing_positions", None)
+    reader = getattr(scoring_selectors, "standings", None)
     if reader is None:
         return {}
     try:
-        found = reader(tournament) or {}
-    except Exception:  # noqa: BLE001
+        with transaction.atomic():
+            rows = (reader(tournament) or {}).get("rows", [])
+        return {int(r["player"]): int(r["rank"]) for r in rows
+                if r.get("played") and r.get("rank") is not None}
+    except (DatabaseError, KeyError, TypeError, ValueError, AttributeError):
         return {}
-    return {int(k): int(v) for k, v in dict(found).items()}
 
 
 def history_before(game: Game) -> History:

@@ -7,6 +7,7 @@ import itertools
 from collections import Counter
 
 import pytest
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -173,7 +174,8 @@ def test_swap_warns_of_the_club_clash_it_creates(tournament, organizer):
     club = {p: Seat.objects.get(game=game, player_id=p).player.club_id for p in t1 + t2}
     a = t1[0]
     b = next(p for p in t2 if club[p] != club[a])  # a's club-mate at t2 stays; b leaves
-    change = services.swap_players(game, a, b, actor=organizer)
+    with translation.override("en"):
+        change = services.swap_players(game, a, b, actor=organizer)
     assert any("same club" in w for w in change.warnings)
     game.refresh_from_db()
     assert game.composition_report["same_club_pairs"] == 2
@@ -261,7 +263,8 @@ def test_start_without_objectives_leaves_cards_to_the_players(tournament, organi
 def test_start_refuses_a_table_left_with_3_players(tournament, organizer):
     players = add_players(tournament, 8)
     game = compose(tournament, organizer)
-    change = services.withdraw_player(game, players[0].pk, actor=organizer)
+    with translation.override("en"):
+        change = services.withdraw_player(game, players[0].pk, actor=organizer)
     assert any("3 players" in w for w in change.warnings)  # the organizer is told at once
     with pytest.raises(DomainError) as err:
         services.start_game(game, actor=organizer)
@@ -296,3 +299,26 @@ def test_only_the_organizer_of_this_tournament_may_compose_change_or_start(
                 call(actor)
     assert seated(game) == before
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLANNED
+
+
+@pytest.mark.django_db
+def test_swiss_seeding_puts_the_leaders_together_at_table_1(tournament, organizer, monkeypatch):
+    players = add_players(tournament, 16, games=(1, 2))
+    ranks = {p.pk: i + 1 for i, p in enumerate(reversed(players))}  # last registered leads
+    monkeypatch.setattr(selectors, "standings_positions", lambda t: ranks)
+    game = compose(tournament, organizer, 1, seeding="swiss", seed="sw")
+    leaders = {pid for pid, rank in ranks.items() if rank <= 4}
+    assert set(seated(game)[0]) == leaders
+    assert game.composition_report["seeding"] == "swiss"
+
+
+@pytest.mark.django_db
+def test_admin_lists_games_and_tables(tournament, organizer, client):
+    from django.contrib.auth import get_user_model
+
+    add_players(tournament, 8)
+    compose(tournament, organizer)
+    admin_user = get_user_model().objects.create_superuser("root", "r@example.org", "pw")
+    client.force_login(admin_user)
+    assert client.get("/admin/tables/game/").status_code == 200
+    assert client.get("/admin/tables/table/1/change/").status_code == 200
