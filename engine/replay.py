@@ -544,6 +544,10 @@ class Replay:
         if self.track_cards:
             self.hands[seat].extend(self.hands[loser])
             self.hands[loser] = []
+            limit = self.rs.hand_limit
+            if limit is not None and len(self.hands[seat]) > limit:
+                self.flag(i, "C-HAND7", f"seat {seat} takes seat {loser}'s cards and holds {len(self.hands[seat])}; "
+                          f"at most {limit}")
 
     def _draw(self, i: int, seat: int, conquered: int, draw: str | None) -> None:
         if conquered == 0:

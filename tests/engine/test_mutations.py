@@ -315,8 +315,11 @@ def m_a_elim(record: Record) -> object:
     if not state.eliminated:
         return SKIP
     record["ruleset"] = {"base": "RTU", "overrides": {"elimination_from_round": 999}}
-    loser = state.eliminated[0]
-    # the attack that took the loser's last territory: the first prefix in which it is out
+    return _eliminating_attack(record, state.eliminated[0])
+
+
+def _eliminating_attack(record: Record, loser: int) -> int:
+    """The attack that took the loser's last territory: the first prefix in which it is out."""
     lo, hi = 0, len(record["events"])
     while lo < hi:
         mid = (lo + hi) // 2
@@ -326,6 +329,24 @@ def m_a_elim(record: Record) -> object:
             lo = mid + 1
     assert record["events"][lo]["type"] == "attack"
     return lo
+
+
+def m_c_hand7_elimination(record: Record) -> object:
+    """The loser's cards push the winner's hand over the limit (C-HAND7 at the eliminating attack)."""
+    state = replayed(record)
+    if not state.eliminated:
+        return SKIP
+    loser = state.eliminated[0]
+    at = _eliminating_attack(record, loser)
+    before = replayed(record, at)
+    seat = before.owner[record["events"][at]["from"]]
+    mine, theirs = len(before.hands[seat]), len(before.hands[loser])
+    if not theirs or not mine:
+        return SKIP
+    record["ruleset"] = {"base": "RTU", "overrides": {"hand_limit": mine + theirs - 1}}
+    if not adjudicate({**record, "events": record["events"][:at]})["valid"]:
+        return SKIP  # some hand was already over that limit earlier in the game
+    return at
 
 
 def m_m_move(record: Record) -> object:
@@ -454,6 +475,7 @@ MUTATIONS = [
     Mutation("C-DRAW missing", "C-DRAW", m_c_draw),
     Mutation("C-DRAW without conquest", "C-DRAW", m_c_draw_extra, players=5),
     Mutation("C-HAND7", "C-HAND7", m_c_hand7, ruleset="TIME_ATTACK"),
+    Mutation("C-HAND7 by elimination", "C-HAND7", m_c_hand7_elimination, players=5),
     Mutation("R-BASE", "R-BASE", m_r_base),
     Mutation("R-CONT", "R-CONT", m_r_cont, players=5, cited_as="R-BASE"),
     Mutation("R-PLUS1", "R-PLUS1", m_r_plus1, ruleset="TIME_ATTACK", cited_as="R-BASE"),
