@@ -77,6 +77,7 @@ def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         table.qr = qr_svg(request, reverse("tables:table", args=[slug, number, table.number]))
     return render(request, "tables/game_tables.html", {
         "tournament": tournament, "game": game, "tables": tables,
+        "can_organize": is_organizer(request.user, tournament),
     })
 
 
