@@ -272,8 +272,9 @@ def mark_expired(table_id: int, *, now: dt.datetime | None = None) -> bool:
         locked.status = Table.Status.TIME_EXPIRED
         ClockEvent.objects.create(table=locked, kind=ClockEvent.Kind.EXPIRE, at=now)
         closure.start_closure(locked, now=now)  # the time_expired step of the closure (E-SUPP)
-        locked.version += 1
-        locked.save(update_fields=["expired_marked_at", "status", "closure_state", "version"])
+        # ``version`` is NOT bumped: a referee's form made before the deadline stays valid (the
+        # expiry is no one's competing step); polling pages learn of it through the cache bump.
+        locked.save(update_fields=["expired_marked_at", "status", "closure_state"])
         audit.record(actor=None, action="table.time_expired", obj=locked,
                      tournament=locked.game.tournament,
                      after={"deadline": locked.deadline.isoformat() if locked.deadline else None})

@@ -286,6 +286,18 @@ def test_the_page_shows_may_not_roll_with_the_rule(five):
     assert closure.describe(state.next_action(), 4) == "Seat 1 may not roll (conquered 4)."
 
 
+def test_a_form_made_before_the_deadline_is_accepted_after_it(five):
+    """The expiry (by the worker or on first access) is no competing step: no false conflict."""
+    table, page = five
+    page.turn(1)
+    seen = page.version()
+    expire_now(table)
+    page.post(action="end_turn", seat=2, conquered=0, version=seen)
+    kinds = list(TurnEvent.objects.filter(table=table).values_list("kind", "seat"))
+    assert kinds == [("end_turn", 1), ("time_expired", 2), ("end_turn", 2)]
+    assert page.says() == "Time is up: seat 3 finishes the round."
+
+
 def test_the_page_reports_a_conflict_and_keeps_the_form(five, client):
     table, page = five
     expire_now(table)
