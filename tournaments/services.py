@@ -193,6 +193,10 @@ def update_tournament(tournament: Tournament, *, actor: Any, **fields: Any) -> T
     tournament.save()
     audit.record(actor=actor, action="tournament.update", obj=tournament, tournament=tournament,
                  before=before, after=tournament_snapshot(tournament))
+    # More places (or no limit any more): waitlisted players move up in order. A smaller
+    # capacity never removes anyone already registered.
+    while _promote(tournament, actor=actor) is not None:
+        pass
     return tournament
 
 
@@ -443,10 +447,13 @@ def set_checked_in(
         )
     existing = CheckIn.objects.filter(registration=registration, game_number=number).first()
     if present and existing is None:
-        checkin = CheckIn.objects.create(
+        checkin, created = CheckIn.objects.get_or_create(  # a double tap: one check-in
             registration=registration, game_number=number,
-            checked_in_by=actor if getattr(actor, "is_authenticated", False) else None,
+            defaults={"checked_in_by": actor if getattr(actor, "is_authenticated", False)
+                      else None},
         )
+        if not created:
+            return checkin
         audit.record(actor=actor, action="checkin.create", obj=checkin, tournament=tournament,
                      after={"player": registration.player_id, "game": number})
         return checkin

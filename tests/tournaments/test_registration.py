@@ -126,3 +126,17 @@ def test_public_page_never_shows_email_or_birth_date(client, tournament) -> None
     api = client.get(f"/api/tournaments/{tournament.slug}/registrations/").content.decode()
     assert reg.player.last_name in api
     assert "secret@example.org" not in api and "1990" not in api
+
+
+@pytest.mark.django_db
+def test_raising_the_capacity_moves_waitlisted_players_up_in_order(organizer, tournament) -> None:
+    tournament.capacity = 1
+    tournament.save()
+    for first, last in [("Anna", "Verdi"), ("Bruno", "Neri"), ("Carla", "Blu"), ("Dario", "Re")]:
+        services.register(tournament, data(first, last))
+    services.update_tournament(tournament, actor=organizer, capacity=3)
+    statuses = dict(Registration.objects.values_list("player__first_name", "status"))
+    assert statuses == {"Anna": "registered", "Bruno": "registered", "Carla": "registered",
+                        "Dario": "waitlisted"}
+    services.update_tournament(tournament, actor=organizer, capacity=1)  # nobody is removed
+    assert Registration.objects.filter(status="registered").count() == 3
