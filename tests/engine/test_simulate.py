@@ -106,3 +106,26 @@ def test_simulated_records_match_the_shipped_json_schema() -> None:
     bad = simulate(4, "schema")
     bad["events"][0]["type"] = "teleport"
     assert list(validator.iter_errors(bad))
+
+
+OVERRIDDEN = [
+    {"base": "RTU", "overrides": {"supplementary": "turns"}},
+    {"base": "RTU", "overrides": {"sdadata_first_threshold": 2, "sdadata_threshold_step": 2, "sdadata_max_threshold": 12}},
+    {"base": "RTU", "overrides": {"army_cap": 40, "sdadata_bar_conquests": 0}},
+    {"base": "TIME_ATTACK", "overrides": {"reinforcement_plus_one": True, "deck_exhaustions_to_end": 2}},
+    {"base": "TIME_ATTACK", "overrides": {"closure": "none", "deck_exhaustions_to_end": 1}},
+    {"base": "CLASSIC", "overrides": {"defender_must_roll_max": True, "closure": "sdadata"}},
+]
+
+
+@pytest.mark.parametrize("spec", OVERRIDDEN, ids=lambda s: ",".join(s["overrides"]))
+def test_games_under_overridden_rule_sets_adjudicate_valid(spec: dict) -> None:
+    endings: dict[str, int] = {}
+    for n in (3, 4, 5):
+        for k in range(15):
+            record = simulate(n, f"override-{k}", spec)
+            assert record["ruleset"]["overrides"].items() >= spec["overrides"].items()
+            verdict = adjudicate(record)
+            assert verdict["valid"], (spec, n, k, verdict["violations"][:3])
+            endings[verdict["ended_by"]] = endings.get(verdict["ended_by"], 0) + 1
+    assert "incomplete" not in endings
