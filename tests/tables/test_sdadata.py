@@ -8,6 +8,8 @@ import re
 
 import pytest
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tables import clocks, closure
 from tables.models import Table, TurnEvent
@@ -333,3 +335,32 @@ def test_the_page_pauses_and_resumes_with_a_reason(five):
     page.post(action="resume")
     table.refresh_from_db()
     assert table.paused_at is None
+
+
+# ---------------------------------------------------------------------------- stored state = the engine's
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(players=st.sampled_from([4, 5]), data=st.data())
+def test_stored_state_is_always_the_engine_replay_of_the_log(players, data):
+    """Whatever legal steps (and take-backs) are recorded, the stored closure state is exactly
+    the engine's ClosureState replayed over the turn log: no second implementation drifts."""
+    table = make_table(players=players)
+    clocks.start_clock(table, actor=None)
+    expire_now(table)
+    clocks.ensure_marked(table)
+    for _step in range(data.draw(st.integers(5, 40), label="steps")):
+        state = closure.current_state(table)
+        if state.ended:
+            break
+        if data.draw(st.integers(0, 9), label="undo?") == 0 and table.turn_events.count() > 1:
+            closure.undo_last(table, actor=None)
+        else:
+            conquered = data.draw(st.integers(0, 4), label="conquered")
+            dice = None
+            if state.roll_due() and not state.barred(conquered):
+                dice = data.draw(st.lists(st.integers(1, 6), min_size=2, max_size=2), label="dice")
+            closure.record_end_of_turn(table, actor=None, seat=state.seat, conquered=conquered, dice=dice)
+        table.refresh_from_db()
+        assert table.closure_state == closure.replay(table).as_dict()
+        assert (table.status == Table.Status.FINISHED) == closure.current_state(table).ended
