@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import re
 import sys
 import time
@@ -76,7 +77,7 @@ def adjudication(games: int = 120) -> dict[str, float]:
     }
 
 
-def write_docs(adj: dict[str, float]) -> None:
+def write_docs(adj: dict[str, float], load: float) -> None:
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         HEADING,
@@ -84,6 +85,8 @@ def write_docs(adj: dict[str, float]) -> None:
         f"`.venv/bin/python benchmarks/engine.py [--games N] [--deals N] [--docs]` — measured {when} on "
         f"{engine_core._machine()}. It also prints the \"Engine core\" numbers below and checks all three",
         "engine targets.",
+        f"Load average at the start of the run: {load:.1f} on {os.cpu_count()} CPUs (other work on the machine",
+        "lowers the absolute rates; the ratios and the targets' margins are what to compare).",
         "",
         f"Measured on {adj['games']:,} simulated games (RTU and CLASSIC, 4–6 players; {adj['events']:,} events, the",
         f"longest game {adj['longest_game_events']:,} events), all of which adjudicate valid; best of 3 runs:",
@@ -118,7 +121,8 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--docs", action="store_true", help="rewrite the engine sections of docs/benchmarks.md")
     args = parser.parse_args()
-    print(f"# engine benchmarks — {engine_core._machine()}")
+    load = os.getloadavg()[0]
+    print(f"# engine benchmarks — {engine_core._machine()}, load average {load:.1f}")
     rows, timings = engine_core.report(args.deals)
     adj = adjudication(args.games)
     print("## adjudication (best of 3)")
@@ -140,7 +144,7 @@ def main() -> int:
         print(f"{'ok  ' if ok else 'MISS'} {name:44} {got:>14}  (target {target})")
     if args.docs:
         engine_core.write_docs(args.deals, rows, timings)
-        write_docs(adj)
+        write_docs(adj, load)
         print(f"wrote the engine sections of {engine_core.DOCS.relative_to(ROOT)}")
     return 0 if all(ok for *_, ok in checks) else 1
 
