@@ -364,3 +364,14 @@ def test_stored_state_is_always_the_engine_replay_of_the_log(players, data):
         table.refresh_from_db()
         assert table.closure_state == closure.replay(table).as_dict()
         assert (table.status == Table.Status.FINISHED) == closure.current_state(table).ended
+
+
+def test_the_polled_status_shows_what_happens_next_to_referees_only(five, client):
+    table, page = five
+    expire_now(table)
+    status_url = page.url + "status/"
+    html = client.get(status_url).content.decode()
+    assert "Time is up: seat 1 finishes the round." in html and 'hx-trigger="every 5s' in html
+    assert "<form" not in html  # polling never replaces what the referee is typing
+    client.logout()
+    assert client.get(status_url).status_code == 403
