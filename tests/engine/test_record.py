@@ -116,3 +116,37 @@ def test_fuzz_one_field_of_a_valid_record_never_raises(index: int, key: str, val
     for v in verdict["violations"]:
         assert "could not be replayed" not in v["message"]  # the safety net never catches a bug
         assert v["rule"] and (v["event"] is None or 0 <= v["event"] < len(record["events"]))
+
+
+RECORDS = [simulate(n, f"shuffle-{n}", rs) for n, rs in ((4, "RTU"), (5, "CLASSIC"), (3, "TIME_ATTACK"))]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    which=st.integers(0, len(RECORDS) - 1),
+    edits=st.lists(
+        st.tuples(st.sampled_from(["delete", "duplicate", "swap", "move_to_end"]), st.integers(0, 10_000),
+                  st.integers(0, 10_000)),
+        min_size=1, max_size=6,
+    ),
+)
+def test_reordered_or_missing_events_are_violations_never_crashes(which: int, edits: list) -> None:
+    """Deleting, repeating and swapping whole events gives rule violations, never the safety net."""
+    record = copy.deepcopy(RECORDS[which])
+    events = record["events"]
+    for op, a, b in edits:
+        i, j = a % len(events), b % len(events)
+        if op == "delete" and len(events) > 1:
+            del events[i]
+        elif op == "duplicate":
+            events.insert(i, copy.deepcopy(events[i]))
+        elif op == "swap":
+            events[i], events[j] = events[j], events[i]
+        else:
+            events.append(events.pop(i))
+    verdict = adjudicate(record)
+    for v in verdict["violations"]:
+        assert "could not be replayed" not in v["message"], v
+        assert v["rule"] != "FORMAT" or v["event"] is None
+        assert v["event"] is None or 0 <= v["event"] < len(events)
+    assert verdict["ended_by"] in ("objective", "sdadata", "elimination", "time", "deck", "incomplete")
