@@ -64,7 +64,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     from engine.rulesets import get_ruleset
 
     board = load_board(args.map)
-    rs = get_ruleset(args.ruleset)
+    rs = get_ruleset(_ruleset_arg(args.ruleset))
     seeds = [args.seed] if args.count is None else [derive_seed(args.seed, k) for k in range(args.count)]
     for seed in seeds:
         owners = deal(board, args.players, seed, rs)
@@ -317,6 +317,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.func(args)
     except EngineError as exc:
         return _fail(f"{exc.rule}: {exc.message}")
+    except BrokenPipeError:  # e.g. `deal --count 1000 | head`: the reader has what it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OK
     except (ValueError, KeyError, TypeError) as exc:
         return _fail(f"unusable input: {exc}")
     return result

@@ -235,3 +235,22 @@ def test_unusable_boards_exit_2_with_one_line(tmp_path: Path) -> None:
 def test_simulate_refuses_a_table_size_it_cannot_deal_armies_for() -> None:
     out = run("simulate", "--players", "7", "--seed", "x", "--json")
     assert out.returncode == 2 and out.stderr.startswith("T-SIZE")
+
+
+def test_deal_takes_a_rule_set_object_and_follows_its_deal_order() -> None:
+    out = run("deal", "--players", "4", "--seed", "s", "--ruleset",
+              '{"base": "RTU", "overrides": {"deal_order": "clockwise_from_seat2"}}', "--json")
+    assert out.returncode == 0, out.stderr
+    owners = json.loads(out.stdout)["owners"]
+    # seed 004's order: seats 2 and 3 get the 11th cards
+    assert {s: list(owners.values()).count(s) for s in (1, 2, 3, 4)} == {1: 10, 2: 11, 3: 11, 4: 10}
+
+
+def test_a_closed_pipe_is_not_a_crash() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "deal", "--players", "4", "--seed", "p", "--count",
+                             "2000", "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in err
