@@ -11,10 +11,9 @@ from collections.abc import Iterable
 from types import MappingProxyType
 from typing import Any
 
-from django.apps import apps
-from django.db import DatabaseError, transaction
 from django.db.models import Prefetch, Q, QuerySet
 
+from scoring import selectors as scoring_selectors
 from tables.models import Game, Seat, Table
 from tables.seating import History, SeatingPlayer
 from tournaments.models import CheckIn, Player, Registration, Tournament, normalise_name
@@ -69,55 +68,27 @@ def seated_tables(games: Iterable[Game]) -> dict[int, list[list[int]]]:
 
 def table_finishing_orders(game: Game) -> dict[int, list[int]]:
     """{table number: player ids in finishing order, winner first} for the tables of ``game``
-    whose result is known; {} while scoring/ has no results model (or no results yet).
-
-    scoring/ owns results (its latest ``ResultSubmission`` of a table, ``scores[*].place``);
-    we read them defensively so composing never depends on scoring being there or migrated.
-    """
-    try:
-        model = apps.get_model("scoring", "ResultSubmission")
-    except LookupError:
-        return {}
-    latest: dict[int, Any] = {}
-    try:
-        with transaction.atomic():  # a savepoint: a missing table must not break the caller's
-            rows = model.objects.filter(table__game=game).select_related("table").order_by(
-                "table__number", "number"
-            )
-            for sub in rows:
-                latest[sub.table.number] = sub.scores
-    except DatabaseError:
-        return {}
+    whose result counts (the confirmed one, or the latest when the organizer publishes
+    unconfirmed results): the same result the standings use."""
+    publish_unconfirmed = scoring_selectors.settings_for(game.tournament).publish_unconfirmed
     out: dict[int, list[int]] = {}
-    for number, scores in latest.items():
-        try:
-            ranked = sorted(
-                (s for s in scores or [] if s.get("player")),
-                key=lambda s: (int(s.get("place") or 99), int(s.get("seat") or 0)),
-            )
-            out[number] = [int(s["player"]) for s in ranked]
-        except (TypeError, ValueError, AttributeError):
+    for state in scoring_selectors.table_states(game.tournament, game):
+        counting = state.counting(publish_unconfirmed)
+        if counting is None:
             continue
+        ranked = sorted(
+            (s for s in counting.scores if s.get("player")),
+            key=lambda s: (float(s["place"]), int(s["seat"])),
+        )
+        out[state.table.number] = [int(s["player"]) for s in ranked]
     return out
 
 
 def standings_positions(tournament: Tournament) -> dict[int, int]:
     """{player id: rank (1 = leader)} for Swiss and alla-greca seeding, from scoring's standings
-    (players who have played); {} when scoring has none (yet)."""
-    try:
-        from scoring import selectors as scoring_selectors
-    except ImportError:
-        return {}
-    reader = getattr(scoring_selectors, "standings", None)
-    if reader is None:
-        return {}
-    try:
-        with transaction.atomic():
-            rows = (reader(tournament) or {}).get("rows", [])
-        return {int(r["player"]): int(r["rank"]) for r in rows
-                if r.get("played") and r.get("rank") is not None}
-    except (DatabaseError, KeyError, TypeError, ValueError, AttributeError):
-        return {}
+    (players who have played)."""
+    rows = scoring_selectors.standings(tournament)["rows"]
+    return {int(r["player"]): int(r["rank"]) for r in rows if r.get("played") and r.get("rank") is not None}
 
 
 def history_before(game: Game) -> History:

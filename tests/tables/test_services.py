@@ -141,7 +141,7 @@ def test_game_2_avoids_the_opponents_of_game_1(tournament, organizer):
 
 @pytest.mark.django_db
 def test_previous_winners_are_kept_apart_once_results_exist(tournament, organizer):
-    from scoring.models import ResultSubmission
+    from scoring.models import Confirmation, ResultSubmission
 
     add_players(tournament, 16, games=(1, 2))
     game1 = compose(tournament, organizer, 1, seed="w1")
@@ -149,17 +149,35 @@ def test_previous_winners_are_kept_apart_once_results_exist(tournament, organize
     for table in Table.objects.filter(game=game1):
         seats = list(table.seats.order_by("number"))
         winners.append(seats[0].player_id)
-        ResultSubmission.objects.create(
+        submission = ResultSubmission.objects.create(
             table=table, tournament=tournament, number=1, kind="short", ended_by="sdadata",
             scores=[{"seat": s.number, "player": s.player_id, "place": s.number}
                     for s in seats],
         )
+        Confirmation.objects.create(submission=submission, user=organizer, by_organizer=True)
     history = selectors.history_before(services.ensure_game(tournament, 2, actor=organizer))
     assert history.winners == frozenset(winners)
     game2 = compose(tournament, organizer, 2, seed="w2")
     assert game2.composition_report["winners_together"] == 0
     for table in seated(game2):
         assert len(set(table) & set(winners)) == 1
+
+
+@pytest.mark.django_db
+def test_an_unconfirmed_result_does_not_make_a_winner(tournament, organizer):
+    """History uses the result that counts in the standings: not an entry nobody confirmed."""
+    from scoring.models import ResultSubmission
+
+    add_players(tournament, 8, games=(1, 2))
+    game1 = compose(tournament, organizer, 1, seed="u1")
+    table = Table.objects.filter(game=game1).first()
+    seats = list(table.seats.order_by("number"))
+    ResultSubmission.objects.create(
+        table=table, tournament=tournament, number=1, kind="short", ended_by="sdadata",
+        scores=[{"seat": s.number, "player": s.player_id, "place": s.number} for s in seats],
+    )
+    history = selectors.history_before(services.ensure_game(tournament, 2, actor=organizer))
+    assert history.winners == frozenset()
 
 
 # ------------------------------------------------------------------ changes before the start
