@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",  # CSP + a few headers (config/security.py)
+    "config.security.LoginRateLimitMiddleware",  # 429 after 5 failed logins per user+IP / 15 min
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -209,6 +211,18 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = True  # pages read the token from the template, never from the cookie
+# Content security policy (config/security.py): everything from this server, nothing inline.
+CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=(
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+))
+# Login rate limit (config/security.py): failures per username + client address.
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)  # seconds
+# Set only behind a proxy that overwrites X-Forwarded-For (the compose stack has none).
+TRUST_X_FORWARDED_FOR = env.bool("TRUST_X_FORWARDED_FOR", default=False)
 
 LOGGING = {
     "version": 1,

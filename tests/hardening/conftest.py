@@ -1,0 +1,31 @@
+"""Fixtures of the hardening tests: the demo tournament (``load_demo``) and a browser per role."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+
+from tournaments import demo
+from tournaments.models import Tournament
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def demo_tournament(db: Any) -> Tournament:
+    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    return Tournament.objects.get(slug=demo.SLUG)
+
+
+@pytest.fixture
+def organizer_client(demo_tournament: Tournament) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=demo.ORGANIZER[0]))
+    return client
