@@ -2,8 +2,9 @@
 
 A scoring system is a small frozen object in :data:`SCORING_SYSTEMS`: how a seat's game score is
 computed, which tie-breaks order the places, and the place bonus added for tournament points.
-The club formats (S-OPEN, S-MASTER …) are meant to be added the same way, as data plus a
-function, without touching the ranking code.
+The club formats (S-OPEN, S-RADUNO, S-MASTER, S-SPARTAC, S-GUFO, S-BGL) are registered the
+same way: their game score is S-RTU's P, and their "Punti Torneo" come from the places through
+the format's numbers (:mod:`engine.club_formats`).
 
 Ranking (S-PLACE), the same for every system: a player who made the objective is first; the
 other survivors follow by game score, then the system's tie-breaks (S-RTU: extra-objective
@@ -18,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
+from engine import club_formats
 from engine.board import Board
 from engine.objectives import Objective, objective_held
 from engine.rulesets import RuleSet
@@ -93,6 +96,7 @@ class ScoringSystem:
     game_score: Callable[[Facts, int], float]
     tiebreaks: tuple[str, ...] = ("extra_objective", "armies", "later_seat")
     place_bonus: Callable[[Facts], tuple[float, ...]] = field(default=lambda f: ())
+    club: club_formats.ClubFormat | None = None  # a club format: Punti Torneo from P and places
 
 
 def _objective_of(facts: Facts, seat: int) -> Objective | None:
@@ -188,6 +192,7 @@ SCORING_SYSTEMS: Mapping[str, ScoringSystem] = MappingProxyType(
             ScoringSystem("S-M3-M2", "Method 3 on method 2: + 1 per army in the objective", _s_m3_m2),
             ScoringSystem("S-TA", "Time Attack: victory points, then armies, then an extra round", _s_ta, ("armies",)),
             ScoringSystem("S-MEDIO", "Medioriente: victory / loss factor of one game", _s_medio, ("armies", "later_seat")),
+            *(ScoringSystem(c.id, c.description, _s_rtu, club=c) for c in club_formats.CLUB_FORMATS.values()),
         )
     }
 )
@@ -354,11 +359,19 @@ def score_game(
     system: str = "S-RTU",
     *,
     total_supremacy: bool = False,
+    club_changes: Mapping[str, Any] | None = None,
 ) -> list[SeatScore]:
-    """Scores of every seat, in seat order. Check the board first with :func:`check_board`."""
+    """Scores of every seat, in seat order. Check the board first with :func:`check_board`.
+    ``club_changes`` changes numbers of a club format (e.g. ``{"win_bonus": 40}``)."""
     scoring = SCORING_SYSTEMS.get(system)
     if scoring is None:
         raise EngineError("FORMAT", f"unknown scoring system {system!r} (known: {', '.join(SCORING_SYSTEMS)})")
+    club = scoring.club
+    if club is not None and club_changes:
+        try:
+            club = club.with_changes(club_changes)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise EngineError("FORMAT", f"{system}: {exc}") from None
     owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
     armies_c = {board.canonical(t) or t: a for t, a in armies.items()}
     f = _facts(board, rs, players, objectives, owners_c, armies_c, ended_by, total_supremacy)
@@ -382,6 +395,18 @@ def score_game(
         else:
             groups.append([seat])
     bonuses = scoring.place_bonus(f)
+    club_points: dict[int, float] = {}
+    if club is not None:
+        placed: list[club_formats.Seat] = []
+        at = 1
+        for group in groups:
+            for seat in group:
+                placed.append(club_formats.Seat(seat, score[seat], float(at), len(group), seat not in survivors))
+            at += len(group)
+        try:
+            club_points = club_formats.tournament_points(club, placed)
+        except ValueError as exc:
+            raise EngineError("T-SIZE", str(exc)) from None
     result: dict[int, SeatScore] = {}
     position = 1
     for group in groups:
@@ -395,7 +420,7 @@ def score_game(
                 extra_objective=f.extra(seat),
                 armies=f.armies_total[seat],
                 place=float(position),
-                tournament_points=score[seat] + bonus,
+                tournament_points=club_points[seat] if club is not None else score[seat] + bonus,
                 tiebreak=tiebreak,
             )
         position += len(group)
