@@ -335,8 +335,10 @@ def test_admin_lists_games_and_tables(tournament, organizer, client):
     from django.contrib.auth import get_user_model
 
     add_players(tournament, 8)
-    compose(tournament, organizer)
+    game = compose(tournament, organizer)
     admin_user = get_user_model().objects.create_superuser("root", "r@example.org", "pw")
     client.force_login(admin_user)
     assert client.get("/admin/tables/game/").status_code == 200
-    assert client.get("/admin/tables/table/1/change/").status_code == 200
+    # by its real key: PostgreSQL does not restart sequences between tests
+    table = Table.objects.filter(game=game).first()
+    assert client.get(f"/admin/tables/table/{table.pk}/change/").status_code == 200
