@@ -8,13 +8,20 @@
   ranked by the last round they reached, then their place in it, then that game's points,
   extra-objective points and armies; what is still equal is shared.
 
+Ties are broken by a **chain of small named metrics** (:data:`METRICS`: total, wins, best game,
+second best, game scores in round order, total after the previous round…) that a preset orders
+(:data:`DEFAULT_CHAIN` is K-BEST2's). Each row says which metric separated it from the rows it
+was level with on the first metric (``tiebreak``), so the standings explain every tie-break.
+K-KO-RCU: with ``final_games`` the players of a final come first, by their place in it (equal
+places in parallel finals are level and go on down the chain), then everyone else by the chain.
+
 The result never depends on the order the games arrive in.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -55,12 +62,16 @@ class Row:
     reached: int = 0  # K-KO: last round reached
     advanced: bool = False  # K-KO: won their table in the last round played
     cells: list[Cell] = field(default_factory=list)
+    wins: int = 0
+    finalist: bool = False  # K-KO-RCU: played a final
+    tiebreak: str | None = None  # the metric that separated this row from rows level on the first
 
     def as_dict(self) -> dict[str, object]:
         return {
             "player": self.player, "rank": self.rank, "shared": self.shared,
             "total": _num(self.total), "extra": self.extra, "armies": self.armies,
             "played": self.played, "reached": self.reached, "advanced": self.advanced,
+            "wins": self.wins, "finalist": self.finalist, "tiebreak": self.tiebreak,
             "games": [
                 {"game": c.game, "points": _num(c.points), "counted": c.counted, "place": _num(c.place),
                  "table": c.table, "extra": c.extra, "armies": c.armies, "game_score": _num(c.game_score)}
@@ -79,6 +90,72 @@ def _best(games: list[GameResult], n: int) -> set[int]:
     return {g.game for g in ranked[:n]}
 
 
+# ------------------------------------------------------------------ the tie-break metrics
+Value = tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class PlayerGames:
+    """What a metric may look at: a player's games in round order and which of them count."""
+
+    games: tuple[GameResult, ...]
+    counted: frozenset[int]
+    final_games: frozenset[int] = frozenset()
+
+    def counted_games(self) -> list[GameResult]:
+        return [g for g in self.games if g.game in self.counted]
+
+
+def _kth_best(k: int) -> Callable[[PlayerGames], Value]:
+    def metric(pg: PlayerGames) -> Value:
+        points = sorted((g.points for g in pg.games if g.game not in pg.final_games), reverse=True)
+        return (points[k - 1],) if len(points) >= k else (float("-inf"),)
+    return metric
+
+
+def _previous_rounds(pg: PlayerGames) -> Value:
+    """CNI: the total after the previous round, then two rounds back, and so on."""
+    games = [g for g in pg.games if g.game not in pg.final_games]
+    last = max((g.game for g in games), default=0)
+    return tuple(sum(g.points for g in games if g.game <= r) for r in range(last - 1, 0, -1))
+
+
+def _final_place(pg: PlayerGames) -> Value:
+    finals = [g for g in pg.games if g.game in pg.final_games]
+    return (1.0, -finals[-1].place) if finals else (0.0,)
+
+
+# name → (metric, what it means). Bigger is better for every metric.
+METRICS: Mapping[str, tuple[Callable[[PlayerGames], Value], str]] = {
+    "final": (_final_place, "place in the final (K-KO-RCU: finalists first)"),
+    "total": (lambda pg: (sum(g.points for g in pg.counted_games() if g.game not in pg.final_games),),
+              "total of the games that count"),
+    "wins": (lambda pg: (float(sum(1 for g in pg.games if g.place == 1 and g.game not in pg.final_games)),),
+             "games won"),
+    "best_game": (_kth_best(1), "best single game"),
+    "second_best": (_kth_best(2), "second best game"),
+    "third_best": (_kth_best(3), "third best game"),
+    "rounds_in_order": (lambda pg: tuple(g.points for g in pg.games if g.game not in pg.final_games),
+                        "game scores in round order (round 1 first)"),
+    "previous_round": (_previous_rounds, "total after the previous round (then two rounds back…)"),
+    "extra": (lambda pg: (float(sum(g.extra for g in pg.counted_games())),),
+              "extra-objective points of the games that count"),
+    "armies": (lambda pg: (float(sum(g.armies for g in pg.counted_games())),),
+               "armies on the board in the games that count"),
+    "raw_points": (lambda pg: (sum(g.game_score for g in pg.counted_games()),),
+                   "table points (P) of the games that count"),
+    "raw_points_all": (lambda pg: (sum(g.game_score for g in pg.games),), "table points (P) of every game"),
+}
+DEFAULT_CHAIN: tuple[str, ...] = ("total", "extra", "armies")  # K-BEST2
+
+
+def check_chain(chain: Sequence[str]) -> tuple[str, ...]:
+    unknown = [m for m in chain if m not in METRICS]
+    if unknown or not chain:
+        raise ValueError(f"unknown tie-break metrics {unknown} (known: {', '.join(METRICS)})")
+    return tuple(chain)
+
+
 def compute(
     results: Iterable[GameResult],
     *,
@@ -86,9 +163,17 @@ def compute(
     best_n: int = 2,
     players: Iterable[int] = (),
     names: Mapping[int, str] | None = None,
+    chain: Sequence[str] | None = None,
+    final_games: Collection[int] = (),
 ) -> list[Row]:
     """Standings rows, best first. ``players`` adds registered players with no game yet;
-    ``names`` only orders rows that share a place (alphabetically), for a stable display."""
+    ``names`` only orders rows that share a place (alphabetically), for a stable display.
+    ``chain`` orders the tie-break metrics (default K-BEST2's); ``final_games`` are the game
+    numbers of K-KO-RCU finals."""
+    chain = check_chain(chain or DEFAULT_CHAIN)
+    finals = frozenset(final_games)
+    if finals and chain[0] != "final":
+        chain = ("final", *chain)
     by_player: dict[int, dict[int, GameResult]] = defaultdict(dict)
     for r in results:
         by_player[r.player][r.game] = r
@@ -96,6 +181,7 @@ def compute(
         by_player.setdefault(p, {})
     names = names or {}
     rows: list[Row] = []
+    metric_values: dict[int, list[Value]] = {}
     for player, games_by_no in by_player.items():
         games = sorted(games_by_no.values(), key=lambda g: g.game)
         if method == "knockout":
@@ -105,6 +191,10 @@ def compute(
         else:
             counted = _best(games, max(1, best_n))
         row = Row(player=player, played=len(games))
+        row.wins = sum(1 for g in games if g.place == 1)
+        row.finalist = any(g.game in finals for g in games)
+        metric_values[player] = [METRICS[m][0](PlayerGames(tuple(games), frozenset(counted), finals))
+                                 for m in chain]
         for g in games:
             c = g.game in counted
             row.cells.append(Cell(g.game, g.points, c, g.place, g.table, g.extra, g.armies, g.game_score))
@@ -126,7 +216,7 @@ def compute(
                 last.place if last else 99,
                 -(last.points if last else 0), -(last.extra if last else 0), -(last.armies if last else 0),
             )
-        return (-row.total, -row.extra, -row.armies)
+        return tuple(-x for value in metric_values[row.player] for x in (*value, float("-inf")))
 
     rows.sort(key=lambda r: (key(r), names.get(r.player, ""), r.player))
     previous: tuple[float, ...] | None = None
@@ -138,4 +228,25 @@ def compute(
         else:
             row.rank = i + 1
         previous = k
+    if method != "knockout":
+        _explain(rows, chain, metric_values)
     return rows
+
+
+def _decider(a: list[Value], b: list[Value], chain: Sequence[str]) -> str | None:
+    """The first metric after the first one that tells two rows apart (None: level on the first
+    metric's value differs, or nothing does — the place is shared)."""
+    if a[0] != b[0]:
+        return None
+    return next((chain[i] for i in range(1, len(chain)) if a[i] != b[i]), None)
+
+
+def _explain(rows: list[Row], chain: Sequence[str], values: Mapping[int, list[Value]]) -> None:
+    for i, row in enumerate(rows):
+        found: list[int] = []
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(rows):
+                d = _decider(values[row.player], values[rows[j].player], chain)
+                if d is not None:
+                    found.append(chain.index(d))
+        row.tiebreak = chain[max(found)] if found else None
