@@ -242,11 +242,12 @@ def _decider(a: list[Value], b: list[Value], chain: Sequence[str]) -> str | None
 
 
 def _explain(rows: list[Row], chain: Sequence[str], values: Mapping[int, list[Value]]) -> None:
-    for i, row in enumerate(rows):
-        found: list[int] = []
-        for j in (i - 1, i + 1):
-            if 0 <= j < len(rows):
-                d = _decider(values[row.player], values[rows[j].player], chain)
-                if d is not None:
-                    found.append(chain.index(d))
+    """Each row's tie-break: the deepest metric needed to separate it from any row level with it
+    on the first metric of the chain."""
+    level: dict[Value, list[int]] = defaultdict(list)
+    for row in rows:
+        level[values[row.player][0]].append(row.player)
+    for row in rows:
+        found = [chain.index(d) for other in level[values[row.player][0]] if other != row.player
+                 if (d := _decider(values[row.player], values[other], chain)) is not None]
         row.tiebreak = chain[max(found)] if found else None

@@ -55,7 +55,7 @@ def test_default_chain_is_k_best2_and_a_full_tie_is_shared() -> None:
     assert [(r.player, r.rank, r.shared) for r in rows] == [(1, 1, True), (2, 1, True), (3, 1, True)]
     assert all(r.tiebreak is None for r in rows)
     rows = compute(results + [g(3, 2, 0, armies=1)])
-    assert order(rows) == [(3, 1, "armies"), (1, 2, None), (2, 2, None)]
+    assert order(rows) == [(3, 1, "armies"), (1, 2, "armies"), (2, 2, "armies")]
 
 
 def test_finalists_first_by_their_final_then_the_chain() -> None:
