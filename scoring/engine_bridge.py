@@ -58,9 +58,11 @@ class Context:
     board: Board
     deck: Mapping[str, Objective]
     system: str
+    club_changes: Mapping[str, Any] | None = None  # a preset's or organizer's club-format numbers
 
 
-def context_for(ruleset: str, overrides: Mapping[str, Any] | None, system: str) -> Context:
+def context_for(ruleset: str, overrides: Mapping[str, Any] | None, system: str,
+                club_changes: Mapping[str, Any] | None = None) -> Context:
     try:
         rs = get_ruleset({"base": ruleset, "overrides": dict(overrides or {})})
     except EngineError as err:
@@ -71,7 +73,7 @@ def context_for(ruleset: str, overrides: Mapping[str, Any] | None, system: str) 
             rule="FORMAT",
         )
     board = load_board(DECK_MAPS.get(rs.objectives, "world"))
-    return Context(rs, board, default_deck(rs.objectives), system)
+    return Context(rs, board, default_deck(rs.objectives), system, dict(club_changes or {}) or None)
 
 
 def _name_seats(message: str, seats: Sequence[SeatInfo]) -> str:
@@ -94,7 +96,8 @@ def _scores(ctx: Context, seats: Sequence[SeatInfo], players: Sequence[FinalPlay
             objectives: Mapping[str, Objective], owners: Mapping[str, int],
             armies: Mapping[str, int], ended_by: str) -> list[dict[str, Any]]:
     try:
-        result = score_game(ctx.board, ctx.rs, players, objectives, owners, armies, ended_by, ctx.system)
+        result = score_game(ctx.board, ctx.rs, players, objectives, owners, armies, ended_by, ctx.system,
+                            club_changes=ctx.club_changes)
     except EngineError as err:
         raise DomainError(err.message, rule=err.rule) from None
     by_seat = {s.seat: s for s in seats}

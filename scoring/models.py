@@ -31,6 +31,14 @@ class ScoringSettings(models.Model):
         _("games that count"), default=2,
         help_text=_("K-BEST2 / K-BESTN: how many of a player's best games count."),
     )
+    # The format preset (scoring/presets.py) and what the organizer changed of it.
+    preset = models.CharField(_("format"), max_length=30, blank=True, default="")
+    method = models.CharField(
+        _("games that count"), max_length=20, blank=True, default="",
+        help_text=_("Empty: from the tournament's format; \"italiana\": every game; \"rtu\": the best N."),
+    )
+    tiebreaks = models.JSONField(_("tie-break chain"), default=list, blank=True)
+    club_changes = models.JSONField(_("changed scoring numbers"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("scoring settings")

@@ -121,8 +121,18 @@ def invalidate(tournament_id: int) -> None:
     cache.delete(_cache_key(tournament_id))
 
 
-def method_of(tournament: Tournament) -> str:
+def method_of(tournament: Tournament, conf: ScoringSettings | None = None) -> str:
+    if conf is not None and conf.method:
+        return conf.method
     return {"italiana": "italiana", "knockout": "knockout"}.get(tournament.format, "rtu")
+
+
+def final_games(tournament: Tournament, conf: ScoringSettings) -> set[int]:
+    """K-KO-RCU: the last game of a preset with a knock-out phase is the final."""
+    from . import presets
+
+    preset = presets.get(conf.preset)
+    return {tournament.games_count} if preset is not None and preset.knockout else set()
 
 
 def counted_results(tournament: Tournament, conf: ScoringSettings) -> list[tuple[TableState, ResultSubmission]]:
@@ -165,10 +175,15 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     player_ids |= {r.player for r in results}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids).select_related("club")}
     names = {pk: p.display_name for pk, p in players.items()}
-    method = method_of(tournament)
-    rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names)
+    method = method_of(tournament, conf)
+    chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
+    rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names,
+                      chain=chain, final_games=final_games(tournament, conf) if method != "knockout" else ())
     data = {
         "method": method,
+        "preset": conf.preset,
+        "chain": chain,
+        "chain_explained": {m: str(st.METRICS[m][1]) for m in chain},
         "best_n": conf.best_n,
         "publish_unconfirmed": conf.publish_unconfirmed,
         "games": list(range(1, tournament.games_count + 1)),

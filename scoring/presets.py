@@ -1,0 +1,135 @@
+"""Tournament formats as presets (RULES.md "Club formats", K-BEST2, K-BESTN, K-TABLES, K-KO-RCU).
+
+A preset is data: a scoring system of the engine (with its numbers, :mod:`engine.club_formats`),
+which games count, the standings' tie-break chain (:data:`scoring.standings.METRICS`), the table
+priorities and seeding of each round (:mod:`tables.seating`), and the phases (qualifiers, then a
+K-KO-RCU knock-out with its thresholds). An organizer picks one, sees every number, and changes
+what ``editable`` lists (``scoring.services.apply_preset`` checks and applies it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from engine.club_formats import CLUB_FORMATS
+from tables.knockout import RCU_THRESHOLDS
+
+from .standings import METRICS
+
+
+@dataclass(frozen=True)
+class RoundTables:
+    """How one round's tables are composed (K-TABLES)."""
+
+    priorities: tuple[str, ...]
+    seeding: str = "random"  # "random" | "swiss" | "greca"
+    by_region: bool = False  # "region_apart" compares regions (national events)
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name: Any  # lazy translation
+    scoring_system: str
+    method: str  # standings: "rtu" (best N of M) or "italiana" (every game counts)
+    best_n: int | None  # K-BESTN: games that count; None = every game
+    games_count: int
+    chain: tuple[str, ...]
+    rounds: Mapping[int, RoundTables]  # round number → tables; later rounds use the last given
+    knockout: str = ""  # K-KO-RCU kind ("raduno" / "master"): rounds 3 and 4 are semis and finals
+    ranking_class: str = ""  # K-RANKING type of the event (see scoring.ranking.CLASSES)
+    editable: tuple[str, ...] = ()
+    notes: Any = ""
+
+    def tables_for(self, round_number: int) -> RoundTables:
+        known = [n for n in sorted(self.rounds) if n <= round_number]
+        return self.rounds[known[-1] if known else min(self.rounds)]
+
+    def as_dict(self, club_changes: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every number of the preset, as a settings page or the API shows it."""
+        club = CLUB_FORMATS.get(self.scoring_system)
+        if club is not None and club_changes:
+            club = club.with_changes(club_changes)
+        return {
+            "id": self.id, "name": str(self.name), "scoring_system": self.scoring_system,
+            "scoring_numbers": club.as_dict() if club is not None else {},
+            "method": self.method, "best_n": self.best_n, "games_count": self.games_count,
+            "chain": list(self.chain),
+            "chain_explained": [str(METRICS[m][1]) for m in self.chain],
+            "rounds": {str(n): {"priorities": list(r.priorities), "seeding": r.seeding, "by_region": r.by_region}
+                       for n, r in sorted(self.rounds.items())},
+            "knockout": self.knockout,
+            "knockout_thresholds": list(RCU_THRESHOLDS.get(self.knockout, ())),
+            "ranking_class": self.ranking_class,
+            "editable": list(self.editable), "notes": str(self.notes),
+        }
+
+
+# what an organizer may change, per kind of number
+CLUB_NUMBERS = ("win_bonus", "shared_win_bonus", "size_factor")
+BEST = ("total", "extra", "armies")
+
+PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in (
+    Preset(
+        "rtu-one-day", _("RTU one-day (best 2 of 3)"), "S-RTU", "rtu", 2, 3, BEST,
+        {1: RoundTables(("repeat_five", "winners_apart", "club_apart", "repeat_opponents"))},
+        ranking_class="OPN", editable=("best_n", "games_count", "chain"),
+        notes=_("K-BEST2: the two best of three games count; ties by extra-objective points, then armies."),
+    ),
+    Preset(
+        "open", _("Open"), "S-OPEN", "italiana", None, 3, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "club_apart", "repeat_opponents"))},
+        ranking_class="OPN", editable=("games_count", "chain", *CLUB_NUMBERS),
+        notes=_("Every game counts (no game is dropped)."),
+    ),
+    Preset(
+        "raduno", _("Raduno"), "S-RADUNO", "italiana", None, 4,
+        ("total", "best_game", "second_best", "third_best", "rounds_in_order"),
+        {1: RoundTables(("club_apart", "region_apart"), by_region=True),
+         2: RoundTables(("winners_apart", "club_apart", "repeat_opponents"), seeding="greca"),
+         3: RoundTables(("club_apart", "region_apart"))},
+        knockout="raduno", ranking_class="RDN", editable=("chain", "win_bonus", "shared_win_bonus"),
+        notes=_("Two qualifying games, then semifinals and final(s) by entrants (K-KO-RCU); finalists "
+                "first by their final."),
+    ),
+    Preset(
+        "master", _("Master"), "S-MASTER", "italiana", None, 4,
+        ("total", "best_game", "second_best", "third_best", "rounds_in_order"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "winners_apart", "club_apart", "repeat_opponents")),
+         3: RoundTables(("club_apart", "region_apart"))},
+        knockout="master", ranking_class="MST", editable=("chain",),
+        notes=_("Scores 1.xxx (at most 1.100); two qualifying games, then semifinals and final(s)."),
+    ),
+    Preset(
+        "campionato", _("Campionato periodico"), "S-SPARTAC", "rtu", 50, 10,
+        ("total", "wins", "raw_points", "raw_points_all"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "club_apart", "repeat_opponents"))},
+        ranking_class="CPP", editable=("best_n", "games_count", "chain"),
+        notes=_("K-BESTN: a player's best N games count (50 in the clubs' championships)."),
+    ),
+    Preset(
+        "cni", _("CNI (national championship)"), "S-RADUNO", "italiana", None, 3, ("total", "previous_round"),
+        {1: RoundTables(("club_apart", "region_apart"), by_region=True),
+         2: RoundTables(("winners_apart", "club_apart", "repeat_opponents"), seeding="greca"),
+         3: RoundTables(("repeat_opponents", "club_apart"))},
+        ranking_class="CNI", editable=("chain",),
+        notes=_("Three games; round 2 alla greca (the winner stays, 2nd moves one table on…)."),
+    ),
+)})
+
+
+def get(preset_id: str) -> Preset | None:
+    return PRESETS.get(preset_id)
+
+
+def all_presets() -> list[dict[str, Any]]:
+    return [p.as_dict() for p in PRESETS.values()]
+

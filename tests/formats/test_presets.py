@@ -1,0 +1,96 @@
+"""Format presets (scoring/presets.py): an organizer picks one, sees its numbers, changes what the
+format allows, and results are scored by the preset's system through the engine."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from config.errors import DomainError, PermissionDeniedError
+from engine.scoring import SCORING_SYSTEMS
+from scoring import presets, selectors, services
+from scoring.standings import METRICS
+from tables.seating import PRIORITIES
+from tests.factories import scoring as f
+from tournaments.models import AuditEntry
+
+# P 50/30/20/10 (+ extra 10/20/14/10 = 164), nobody made RisiKo!
+SHORT = f.short_data([(50, 10, 20, None, False), (30, 20, 20, None, False),
+                      (20, 14, 20, None, False), (10, 10, 20, None, False)])
+
+
+@pytest.fixture
+def event(db: Any) -> dict[str, Any]:
+    t = f.ScoringTournamentFactory()
+    org, ref = f.role(t, "organizer"), f.role(t)
+    ps = f.players(t, 4)
+    return {"t": t, "org": org, "ref": ref, "players": ps}
+
+
+def test_every_preset_is_consistent_data() -> None:
+    assert set(presets.PRESETS) == {"rtu-one-day", "open", "raduno", "master", "campionato", "cni"}
+    for p in presets.PRESETS.values():
+        assert p.scoring_system in SCORING_SYSTEMS
+        assert all(m in METRICS for m in p.chain)
+        for r in p.rounds.values():
+            assert set(r.priorities) <= set(PRIORITIES) and r.seeding in ("random", "swiss", "greca")
+        json.dumps(p.as_dict())
+    cni = presets.PRESETS["cni"]
+    assert cni.games_count == 3 and cni.tables_for(2).seeding == "greca" and cni.tables_for(3).seeding == "random"
+    assert presets.PRESETS["raduno"].as_dict()["knockout_thresholds"] == [36, 76, 116, 156, 196]
+    assert presets.PRESETS["master"].as_dict()["knockout_thresholds"] == [49, 99, 149, 199]
+    assert presets.PRESETS["campionato"].best_n == 50
+    assert presets.PRESETS["master"].as_dict()["scoring_numbers"]["cap"] == 100
+
+
+def test_master_preset_scores_results_with_the_master_formula(event: dict[str, Any]) -> None:
+    t, org, ref = event["t"], event["org"], event["ref"]
+    services.apply_preset(actor=org, tournament=t, preset_id="master")
+    t.refresh_from_db()
+    assert (t.scoring_system, t.games_count) == ("S-MASTER", 4)
+    table = f.make_table(t, 1, event["players"])
+    sub = f.enter(table, ref, "short", SHORT, confirm_by=org)
+    assert sorted(r["tournament_points"] for r in sub.scores) == [0.01, 0.02, 0.03, 1.05]
+    data = selectors.standings(t)
+    assert data["preset"] == "master" and data["chain"][:2] == ["total", "best_game"]
+    assert [r["total"] for r in data["rows"]] == [1.05, 0.03, 0.02, 0.01]
+    assert AuditEntry.objects.filter(action="scoring.preset").count() == 1
+
+
+def test_organizer_changes_what_the_format_allows(event: dict[str, Any]) -> None:
+    t, org, ref = event["t"], event["org"], event["ref"]
+    services.apply_preset(actor=org, tournament=t, preset_id="open", changes={"win_bonus": 40, "games_count": 5})
+    t.refresh_from_db()
+    assert t.games_count == 5 and t.format == "italiana"
+    table = f.make_table(t, 1, event["players"])
+    sub = f.enter(table, ref, "short", SHORT)
+    assert sorted(r["tournament_points"] for r in sub.scores) == [10, 20, 30, 90]  # 50 + 40
+
+    with pytest.raises(DomainError) as err:
+        services.apply_preset(actor=org, tournament=t, preset_id="raduno", changes={"games_count": 6})
+    assert err.value.field == "games_count"
+    with pytest.raises(DomainError) as err:
+        services.apply_preset(actor=org, tournament=t, preset_id="open", changes={"chain": ["total", "luck"]})
+    assert err.value.field == "chain"
+    with pytest.raises(DomainError) as err:
+        services.apply_preset(actor=org, tournament=t, preset_id="open", changes={"win_bonus": -5})
+    assert err.value.field == "win_bonus"
+    with pytest.raises(DomainError):
+        services.apply_preset(actor=org, tournament=t, preset_id="nope")
+    with pytest.raises(PermissionDeniedError):
+        services.apply_preset(actor=ref, tournament=t, preset_id="open")
+    t.refresh_from_db()
+    assert t.games_count == 5  # refused changes left the tournament as it was
+
+
+def test_campionato_counts_the_best_n_and_spartac_scores(event: dict[str, Any]) -> None:
+    t, org, ref = event["t"], event["org"], event["ref"]
+    services.apply_preset(actor=org, tournament=t, preset_id="campionato", changes={"best_n": 1, "games_count": 2})
+    for game in (1, 2):
+        table = f.make_table(t, game, event["players"])
+        f.enter(table, ref, "short", SHORT, confirm_by=org)
+    rows = selectors.standings(t)["rows"]
+    assert [r["total"] for r in rows] == [150, 80, 70, 60]  # one game counts: 100 + 50, 100 − 20…
+    assert all(sum(c["counted"] for c in r["games"]) == 1 for r in rows)
