@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from . import privacy
 from .models import (
     AccessLink,
     AuditEntry,
@@ -24,6 +25,7 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["club"]
     search_fields = ["first_name", "last_name", "nickname", "normalised_name"]
     list_select_related = ["club"]
+    actions = [privacy.admin_export, privacy.admin_erase]  # GDPR requests (tournaments/privacy.py)
 
 
 class RegistrationInline(admin.TabularInline):

@@ -1,0 +1,184 @@
+"""Permissions, generated from the URL configuration (issue 8, "Permissions").
+
+Every route of the project (``urlmap.all_routes()``) is called with every write method
+(POST, PUT, PATCH, DELETE) by six visitors: anonymous, a player (their private link opened in the
+browser), the referee of another tournament, the organizer of another tournament, the referee of
+this tournament and its organizer. ``EXPECTED`` says, per route, which visitors may write;
+everyone else must be refused (401/403, a 404, or the login page). A route that only reads must
+change nothing, whatever the method (the audit log, which records every change, must not grow).
+A route missing from ``EXPECTED`` fails the test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from scoring.models import ResultSubmission
+from tests.hardening.urlmap import BODY, World, all_routes, demo_world, url_of
+from tournaments.models import AccessLink, AuditEntry, Tournament, TournamentRole
+
+ROLES = ["anonymous", "player", "referee_other", "organizer_other", "referee", "organizer"]
+ANY = set(ROLES)
+SIGNED_IN = ANY - {"anonymous", "player"}
+REFEREE = {"referee", "organizer"}
+ORGANIZER = {"organizer"}
+READ = "read"  # no write method at all
+
+# route name -> {method: roles that may use it} or READ.
+EXPECTED: dict[str, Any] = {
+    # The health check answers every method the same and writes nothing.
+    "healthz": {m: ANY for m in ("post", "put", "patch", "delete")},
+    # Django's own views; FormView treats PUT like POST.
+    "set_language": {"post": ANY, "put": ANY, "patch": ANY, "delete": ANY},
+    "login": {"post": ANY, "put": ANY}, "logout": {"post": ANY},
+    "password_change": {"post": SIGNED_IN, "put": SIGNED_IN}, "password_change_done": READ,
+    "password_reset": {"post": ANY, "put": ANY}, "password_reset_done": READ,
+    "password_reset_confirm": READ,  # a wrong token: the page says so for any method
+    "password_reset_complete": READ,
+    "api-schema": READ, "api-docs": READ, "api-redoc": READ,
+    "api-clubs": {"post": SIGNED_IN},
+    "api-players": READ, "api-player": READ,
+    "api-tournaments": {"post": SIGNED_IN},
+    "api-tournament": {"put": ORGANIZER, "patch": ORGANIZER},
+    "api-tournament-status": {"post": ORGANIZER},
+    "api-registrations": {"post": ANY},  # open registration is public; the service decides
+    "api-registrations-import": {"post": ORGANIZER},
+    "api-registrations-export": READ,
+    "api-registration-withdraw": {"post": ORGANIZER},
+    "api-checkins": {"post": REFEREE},
+    "api-roles": {"post": ORGANIZER}, "api-role": {"delete": ORGANIZER},
+    "api-links": {"post": ORGANIZER}, "api-link-revoke": {"post": ORGANIZER},
+    "tables-api-game": READ,
+    "tables-api-compose": {"post": ORGANIZER}, "tables-api-swap": {"post": ORGANIZER},
+    "tables-api-move": {"post": ORGANIZER}, "tables-api-withdraw": {"post": ORGANIZER},
+    "tables-api-start": {"post": ORGANIZER},
+    "tables-api-table": READ, "tables-api-where": READ, "tables-api-objectives": READ,
+    "tables-api-knockout": READ,
+    "api-table-clock": READ,
+    "api-table-clock-pause": {"post": REFEREE}, "api-table-clock-resume": {"post": REFEREE},
+    "api-table-turns": {"post": REFEREE}, "api-table-eliminate": {"post": REFEREE},
+    "api-table-expiry-seat": {"post": REFEREE}, "api-table-undo": {"post": REFEREE},
+    "scoring-api-standings": READ,
+    "scoring-api-table-results": {"post": REFEREE},
+    "scoring-api-confirm": {"post": REFEREE | {"player"}},
+    "tables_referee:projector": READ, "tables_referee:referee_table": {"post": REFEREE},
+    "tables_referee:referee_status": READ,
+    "tables:game_tables": READ, "tables:table": READ, "tables:sheet": READ, "tables:where": READ,
+    "tables:objective": READ, "tables:organize": {"post": ORGANIZER}, "tables:knockout": READ,
+    "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ,
+    "scoring:status": {"post": ORGANIZER},  # scoring settings
+    "scoring:table": READ,
+    "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
+    "scoring:export": READ,
+    "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
+    "tournaments:link": READ, "tournaments:detail": READ,
+    # Closed in the running demo: others are sent back to the tournament page with a message.
+    "tournaments:register": {"post": ANY},
+    "tournaments:manage": READ, "tournaments:edit": {"post": ORGANIZER},
+    "tournaments:status": {"post": ORGANIZER},
+    "tournaments:registrations": READ,
+    "tournaments:withdraw": {"post": ORGANIZER}, "tournaments:promote": {"post": ORGANIZER},
+    "tournaments:import": {"post": ORGANIZER}, "tournaments:export": READ,
+    "tournaments:checkin": READ, "tournaments:checkin_count": READ,
+    "tournaments:checkin_toggle": {"post": REFEREE},
+    "tournaments:staff": {"post": ORGANIZER},
+    "tournaments:role_remove": {"post": ORGANIZER},
+    "tournaments:link_create": {"post": ORGANIZER},
+    "tournaments:link_revoke": {"post": ORGANIZER},
+    "tournaments:audit": READ,
+}
+METHODS = ["post", "put", "patch", "delete"]
+
+
+def _clients(t: Tournament) -> dict[str, Client]:
+    users = get_user_model().objects
+    other = Tournament.objects.create(name="Altro torneo", slug="altro-torneo", date=t.date)
+    ref_other = users.create_user("ref-altro", password="x")
+    org_other = users.create_user("org-altro", password="x")
+    TournamentRole.objects.create(tournament=other, user=ref_other, role="referee")
+    TournamentRole.objects.create(tournament=other, user=org_other, role="organizer")
+    world = demo_world()
+    sub = ResultSubmission.objects.get(pk=world.result)
+    sub.entered_by = None  # entered by someone else than the visitors (CONFIRM: not by its author)
+    sub.save(update_fields=["entered_by"])
+    seated = sub.table.seats.exclude(player=None).first().player  # a player of that table
+    link = AccessLink.objects.create(tournament=t, kind=AccessLink.Kind.PLAYER, player=seated)
+    player = Client()
+    assert player.get(f"/l/{link.token}/").status_code == 302
+    clients = {"anonymous": Client(), "player": player}
+    for role, user in [
+        ("referee_other", ref_other), ("organizer_other", org_other),
+        ("referee", users.get(username="arbitro")), ("organizer", users.get(username="organizzatore")),
+    ]:
+        c = Client()
+        c.force_login(user)
+        clients[role] = c
+    return clients
+
+
+def _call(client: Client, method: str, url: str, api: bool, body: dict[str, Any]) -> Any:
+    if api:
+        return getattr(client, method)(url, data=body, content_type="application/json")
+    if method == "post":
+        return client.post(url, data=body)
+    return getattr(client, method)(url)
+
+
+def _refused(response: Any) -> bool:
+    if response.status_code in (401, 403, 404):
+        return True
+    return response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def _outcome(response: Any) -> str:
+    if response.status_code >= 500:
+        return f"server error {response.status_code}"
+    if response.status_code == 405:
+        return "no such method"
+    return "refused" if _refused(response) else f"accepted ({response.status_code})"
+
+
+ROUTES = all_routes()
+
+
+def test_every_route_has_an_expectation() -> None:
+    missing = sorted(r.name for r in ROUTES if r.name not in EXPECTED)
+    assert missing == [], "add these routes to EXPECTED in tests/hardening/test_permissions.py"
+    stale = sorted(set(EXPECTED) - {r.name for r in ROUTES})
+    assert stale == [], "these routes no longer exist"
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[r.name for r in ROUTES])
+def test_writes_are_allowed_exactly_as_expected(demo_module: Tournament, db: Any, route: Any) -> None:
+    expected = EXPECTED.get(route.name)
+    if expected is None:
+        pytest.fail(f"no expectation for route {route.name!r}")
+    world: World = demo_world()
+    url = url_of(route, world)
+    body = BODY[route.name](world) if route.name in BODY else {}
+    clients = _clients(demo_module)
+    problems = []
+    for role in ROLES:  # least privileged first: a refused call changes nothing
+        for method in METHODS:
+            allowed_roles = None if expected == READ else expected.get(method)
+            audited = AuditEntry.objects.count()
+            response = _call(clients[role], method, url, route.is_api, body)
+            got = _outcome(response)
+            changed = AuditEntry.objects.count() != audited
+            what = f"{role} {method.upper()}"
+            if got.startswith("server error"):
+                problems.append(f"{what}: {got}")
+            elif allowed_roles is None:  # no such write here: nothing may change
+                if changed:
+                    problems.append(f"{what}: not a write route, yet it changed data ({got})")
+            elif role in allowed_roles:
+                if got in ("refused", "no such method"):
+                    problems.append(f"{what}: expected accepted, got {got}")
+            elif got != "refused" or changed:
+                problems.append(f"{what}: expected refused, got {got}"
+                                + (" and it changed data" if changed else ""))
+    assert problems == [], f"{route.name} {url}"

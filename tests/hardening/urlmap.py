@@ -1,0 +1,164 @@
+"""Every route of the project, read from the URL configuration (not from a hand-made list), and
+the arguments to call each one on the demo tournament. A route without an entry in ``ARGS`` (or
+in the caller's expectation table) makes the hardening tests fail: a new endpoint must be added
+here and given its expected permissions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+# Routes not checked here, with the reason.
+EXCLUDED_PREFIXES = ("admin:",)  # Django's admin: staff only, has its own permission system
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    route: str
+    callback: Any
+
+    @property
+    def is_api(self) -> bool:
+        return self.route.startswith("api/")
+
+
+def _walk(patterns: list[Any], prefix: str = "", ns: str | None = None) -> Iterator[Route]:
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            sub = ":".join(x for x in (ns, p.namespace) if x) or None
+            yield from _walk(p.url_patterns, prefix + str(p.pattern), sub)
+        elif isinstance(p, URLPattern):
+            name = f"{ns}:{p.name}" if ns else str(p.name)
+            yield Route(name, prefix + str(p.pattern), p.callback)
+
+
+def all_routes() -> list[Route]:
+    return [r for r in _walk(get_resolver().url_patterns)
+            if not r.name.startswith(EXCLUDED_PREFIXES)]
+
+
+@dataclass
+class World:
+    """Objects of the demo tournament that routes point at."""
+
+    slug: str
+    registration: int
+    role: int
+    link: int
+    player: int
+    table1: int  # pk of a table of game 1 (finished, with results)
+    table2: int  # pk of a table of game 2 (running)
+    result: int
+    token: str
+
+
+def _game(w: World, extra: dict[str, Any] | None = None, number: int = 2) -> dict[str, Any]:
+    return {"slug": w.slug, "number": number, **(extra or {})}
+
+
+ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
+    "healthz": lambda w: {}, "set_language": lambda w: {}, "login": lambda w: {},
+    "logout": lambda w: {}, "password_change": lambda w: {}, "password_change_done": lambda w: {},
+    "password_reset": lambda w: {}, "password_reset_done": lambda w: {},
+    "password_reset_confirm": lambda w: {"uidb64": "MQ", "token": "set-password"},
+    "password_reset_complete": lambda w: {},
+    "api-schema": lambda w: {}, "api-docs": lambda w: {}, "api-redoc": lambda w: {},
+    "api-clubs": lambda w: {}, "api-players": lambda w: {},
+    "api-player": lambda w: {"pk": w.player},
+    "api-tournaments": lambda w: {}, "api-tournament": lambda w: {"slug": w.slug},
+    "api-tournament-status": lambda w: {"slug": w.slug},
+    "api-registrations": lambda w: {"slug": w.slug},
+    "api-registrations-import": lambda w: {"slug": w.slug},
+    "api-registrations-export": lambda w: {"slug": w.slug},
+    "api-registration-withdraw": lambda w: {"slug": w.slug, "pk": w.registration},
+    "api-checkins": lambda w: {"slug": w.slug}, "api-roles": lambda w: {"slug": w.slug},
+    "api-role": lambda w: {"slug": w.slug, "pk": w.role},
+    "api-links": lambda w: {"slug": w.slug},
+    "api-link-revoke": lambda w: {"slug": w.slug, "pk": w.link},
+    "tables-api-game": _game, "tables-api-compose": _game, "tables-api-swap": _game,
+    "tables-api-move": _game, "tables-api-withdraw": _game, "tables-api-start": _game,
+    "tables-api-table": lambda w: _game(w, {"table": 1}),
+    "tables-api-where": _game, "tables-api-objectives": _game,
+    "tables-api-knockout": lambda w: {"slug": w.slug},
+    "api-table-clock": lambda w: _game(w, {"table": 1}),
+    "api-table-clock-pause": lambda w: _game(w, {"table": 1}),
+    "api-table-clock-resume": lambda w: _game(w, {"table": 1}),
+    "api-table-turns": lambda w: _game(w, {"table": 1}),
+    "api-table-eliminate": lambda w: _game(w, {"table": 1}),
+    "api-table-expiry-seat": lambda w: _game(w, {"table": 1}),
+    "api-table-undo": lambda w: _game(w, {"table": 1}),
+    "scoring-api-standings": lambda w: {"slug": w.slug},
+    "scoring-api-table-results": lambda w: {"pk": w.table2},
+    "scoring-api-confirm": lambda w: {"pk": w.result},
+    "tables_referee:projector": _game,
+    "tables_referee:referee_table": lambda w: _game(w, {"table": 1}),
+    "tables_referee:referee_status": lambda w: _game(w, {"table": 1}),
+    "tables:game_tables": _game, "tables:table": lambda w: _game(w, {"table": 1}),
+    "tables:sheet": lambda w: _game(w, {"table": 1}), "tables:where": _game,
+    "tables:objective": _game, "tables:organize": _game,
+    "tables:knockout": lambda w: {"slug": w.slug},
+    "scoring:standings": lambda w: {"slug": w.slug}, "scoring:print": lambda w: {"slug": w.slug},
+    "scoring:player": lambda w: {"slug": w.slug, "pk": w.player},
+    "scoring:status": lambda w: {"slug": w.slug},
+    "scoring:table": lambda w: {"slug": w.slug, "pk": w.table1},
+    "scoring:enter": lambda w: {"slug": w.slug, "pk": w.table2},
+    "scoring:confirm": lambda w: {"slug": w.slug, "pk": w.result},
+    "scoring:export": lambda w: {"slug": w.slug, "what": "standings", "fmt": "csv"},
+    "tournaments:list": lambda w: {}, "tournaments:create": lambda w: {},
+    "tournaments:link": lambda w: {"token": w.token},
+    **{f"tournaments:{n}": (lambda w: {"slug": w.slug}) for n in (
+        "detail", "register", "manage", "edit", "status", "registrations", "import", "export",
+        "staff", "link_create", "audit")},
+    "tournaments:withdraw": lambda w: {"slug": w.slug, "pk": w.registration},
+    "tournaments:promote": lambda w: {"slug": w.slug, "pk": w.registration},
+    "tournaments:checkin": lambda w: {"slug": w.slug, "game": 2},
+    "tournaments:checkin_count": lambda w: {"slug": w.slug, "game": 2},
+    "tournaments:checkin_toggle": lambda w: {"slug": w.slug, "game": 2, "pk": w.registration},
+    "tournaments:role_remove": lambda w: {"slug": w.slug, "pk": w.role},
+    "tournaments:link_revoke": lambda w: {"slug": w.slug, "pk": w.link},
+}
+
+# Form fields a write needs to get past its own lookups (so "accepted" is not hidden by a 404).
+BODY: dict[str, Callable[[World], dict[str, Any]]] = {
+    "tournaments:link_create": lambda w: {"kind": "player", "registration": w.registration},
+}
+
+
+def url_of(route: Route, world: World) -> str:
+    try:
+        kwargs = ARGS[route.name](world)
+    except KeyError:
+        raise AssertionError(
+            f"route {route.name!r} ({route.route}) has no entry in tests/hardening/urlmap.py ARGS"
+        ) from None
+    return reverse(route.name, kwargs=kwargs)
+
+
+def demo_world() -> World:
+    from scoring.models import ResultSubmission
+    from tables.models import Table
+    from tournaments import demo
+    from tournaments.models import AccessLink, Registration, Tournament, TournamentRole
+
+    t = Tournament.objects.get(slug=demo.SLUG)
+    reg = Registration.objects.filter(tournament=t).order_by("pk").last()
+    assert reg is not None
+    role = TournamentRole.objects.filter(tournament=t, role="referee").first()
+    link = AccessLink.objects.filter(tournament=t).first()
+    assert role is not None and link is not None
+    tables = Table.objects.filter(game__tournament=t).order_by("game__number", "number")
+    table1 = tables.filter(game__number=1).first()
+    assert table1 is not None
+    # The latest result of that table (the one that can be confirmed).
+    result = ResultSubmission.objects.filter(table=table1).order_by("-number").first()
+    assert result is not None
+    return World(
+        slug=t.slug, registration=reg.pk, role=role.pk, link=link.pk, player=reg.player_id,
+        table1=table1.pk,
+        table2=tables.filter(game__number=2).first().pk,  # type: ignore[union-attr]
+        result=result.pk, token=link.token,
+    )

@@ -1,0 +1,204 @@
+"""A player's personal data on request (players are EU residents, GDPR arts. 15, 17 and 20).
+
+- :func:`export_player_data`: everything stored about one player, as a JSON-ready document;
+- :func:`erase_player`: removes what identifies them (name, nickname, e-mail, date of birth, club,
+  private links) and replaces every copy of their name in the audit log and in stored results,
+  while their past results stay in the standings under an anonymised name ("Player #42"), so the
+  other players' places and points do not change.
+
+Who may ask: staff (the admin action), the server's operator (``manage.py erase_player``), or an
+organizer of EVERY tournament the player took part in (so no organizer erases someone else's
+participant). Every erasure is audited without any personal data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from config.errors import PermissionDeniedError
+
+from . import audit
+from .models import AccessLink, AuditEntry, Player, Tournament
+from .permissions import is_organizer
+
+EXPORT_FORMAT = "risiko-player-data/1"
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def export_player_data(player: Player) -> dict[str, Any]:
+    """Everything this installation stores about ``player`` (access request / portability)."""
+    from scoring.models import Confirmation, ResultSubmission
+    from tables.models import Seat
+
+    registrations = []
+    for reg in player.registrations.select_related("tournament").prefetch_related("checkins"):
+        registrations.append({
+            "tournament": reg.tournament.slug, "tournament_name": reg.tournament.name,
+            "date": _iso(reg.tournament.date), "status": reg.status,
+            "registered_at": _iso(reg.created_at),
+            "checked_in_games": sorted(c.game_number for c in reg.checkins.all()),
+        })
+    seats = []
+    for seat in Seat.objects.filter(player=player).select_related("table__game__tournament"):
+        game = seat.table.game
+        seats.append({
+            "tournament": game.tournament.slug, "game": game.number, "table": seat.table.number,
+            "seat": seat.number, "objective": seat.objective, "colour": getattr(seat, "colour", ""),
+        })
+    results = []
+    for sub in ResultSubmission.objects.filter(table__seats__player=player).select_related(
+        "table__game__tournament"
+    ).distinct():
+        mine = [row for row in sub.scores if row.get("player") == player.pk]
+        results.append({
+            "tournament": sub.tournament.slug, "game": sub.table.game.number,
+            "table": sub.table.number, "version": sub.number, "ended_by": sub.ended_by,
+            "entered_at": _iso(sub.created_at), "scores": mine,
+        })
+    links = [
+        {"tournament": link.tournament.slug, "created_at": _iso(link.created_at),
+         "revoked_at": _iso(link.revoked_at), "last_used_at": _iso(link.last_used_at)}
+        for link in player.access_links.select_related("tournament")
+    ]
+    return {
+        "format": EXPORT_FORMAT,
+        "exported_at": _iso(timezone.now()),
+        "player": {
+            "id": player.pk, "first_name": player.first_name, "last_name": player.last_name,
+            "nickname": player.nickname, "club": player.club.name if player.club else None,
+            "email": player.email, "birth_date": _iso(player.birth_date),
+            "created_at": _iso(player.created_at),
+        },
+        "registrations": registrations,
+        "seats": seats,
+        "results": results,
+        "confirmations": Confirmation.objects.filter(player=player).count(),
+        "private_links": links,
+    }
+
+
+def _tournaments_of(player: Player) -> list[Tournament]:
+    from tables.models import Seat
+
+    ids = set(player.registrations.values_list("tournament_id", flat=True))
+    ids |= set(Seat.objects.filter(player=player).values_list("game__tournament_id", flat=True))
+    ids |= set(player.access_links.values_list("tournament_id", flat=True))
+    return list(Tournament.objects.filter(pk__in=ids))
+
+
+def can_erase(actor: Any, player: Player) -> bool:
+    if actor is None:  # the operator at the console (management command)
+        return True
+    if getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+        return True
+    tournaments = _tournaments_of(player)
+    return bool(tournaments) and all(is_organizer(actor, t) for t in tournaments)
+
+
+def anonymised_name(player: Player) -> tuple[str, str]:
+    return _("Player"), f"#{player.pk}"
+
+
+def _scrub(value: Any, secrets: list[str], replacement: str) -> tuple[Any, bool]:
+    """``value`` with every string that contains one of ``secrets`` replaced (recursively)."""
+    if isinstance(value, str):
+        lowered = value.casefold()
+        if any(s in lowered for s in secrets):
+            return replacement, True
+        return value, False
+    if isinstance(value, list):
+        out, changed = [], False
+        for item in value:
+            new, c = _scrub(item, secrets, replacement)
+            out.append(new)
+            changed |= c
+        return out, changed
+    if isinstance(value, dict):
+        out_d, changed = {}, False
+        for key, item in value.items():
+            new, c = _scrub(item, secrets, replacement)
+            out_d[key] = new
+            changed |= c
+        return out_d, changed
+    return value, False
+
+
+def erase_player(player: Player, *, actor: Any) -> Player:
+    """Anonymise ``player`` in one transaction; results and standings keep their numbers."""
+    from scoring.models import ResultSubmission
+
+    if not can_erase(actor, player):
+        raise PermissionDeniedError(
+            _("Only staff, or an organizer of every tournament this player took part in, may "
+              "erase their data."), field="player", rule="PRIVACY",
+        )
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        tournaments = _tournaments_of(player)
+        secrets = sorted({
+            s.casefold() for s in (player.full_name, player.display_name, player.email,
+                                   f"{player.last_name} {player.first_name}")
+            if s and len(s.strip()) >= 3
+        }, key=len, reverse=True)
+        first, last = anonymised_name(player)
+        replacement = f"{first} {last}"
+        player.first_name, player.last_name = first, last
+        player.nickname = ""
+        player.email = ""
+        player.birth_date = None
+        player.club = None
+        player.save()
+        AccessLink.objects.filter(player=player).delete()
+        # Copies of the name: audit snapshots and stored result data of their tournaments.
+        entries = AuditEntry.objects.filter(Q(tournament__in=tournaments) | Q(tournament=None))
+        for entry in entries.iterator():
+            before, b = _scrub(entry.before, secrets, replacement)
+            after, a = _scrub(entry.after, secrets, replacement)
+            if a or b:
+                AuditEntry.objects.filter(pk=entry.pk).update(before=before, after=after)
+        for sub in ResultSubmission.objects.filter(tournament__in=tournaments).iterator():
+            data, d = _scrub(sub.data, secrets, replacement)
+            if d:
+                ResultSubmission.objects.filter(pk=sub.pk).update(data=data)
+        audit.record(actor=actor, action="player.erase", obj=player, tournament=None,
+                     after={"player": player.pk, "tournaments": [t.slug for t in tournaments]})
+    return player
+
+
+# --- staff actions in the admin (Player list: select, then "Export…" or "Erase…") ----------
+def admin_export(modeladmin: Any, request: Any, queryset: Any) -> Any:
+    import json
+
+    from django.http import HttpResponse
+
+    docs = [export_player_data(p) for p in queryset]
+    response = HttpResponse(json.dumps(docs, indent=2, ensure_ascii=False),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="player-data.json"'
+    return response
+
+
+admin_export.short_description = _lazy("Export the selected players' personal data (JSON)")  # type: ignore[attr-defined]
+
+
+def admin_erase(modeladmin: Any, request: Any, queryset: Any) -> None:
+    from django.contrib import messages
+
+    count = 0
+    for player in queryset:
+        erase_player(player, actor=request.user)
+        count += 1
+    messages.success(request, _("%(count)d players erased; their results are kept anonymised.")
+                     % {"count": count})
+
+
+admin_erase.short_description = _lazy("Erase the selected players' personal data (keep results)")  # type: ignore[attr-defined]
