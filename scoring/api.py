@@ -22,6 +22,8 @@ from . import selectors, services
 from .models import ResultSubmission
 from .serializers import (
     ConfirmationSerializer,
+    FormatInputSerializer,
+    FormatSerializer,
     ResultInputSerializer,
     StandingsSerializer,
     SubmissionSerializer,
@@ -81,3 +83,42 @@ class ConfirmAPI(APIView):
         player = linked_player(request, sub.tournament)
         conf = services.confirm_result(actor=request.user, submission=sub, player=player)
         return Response(ConfirmationSerializer(conf).data, status=status.HTTP_201_CREATED)
+
+
+class FormatAPI(APIView):
+    """Format presets (scoring/presets.py): every preset with all its numbers, the one chosen,
+    and (organizer) choosing one with the changes it allows."""
+
+    permission_classes = [TournamentObjectPermission]
+    required_role = "organizer"
+
+    def get_tournament(self) -> Tournament:
+        if not hasattr(self, "_tournament"):
+            self._tournament = get_object_or_404(Tournament, slug=self.kwargs["slug"])
+        return self._tournament
+
+    def _state(self) -> dict[str, Any]:
+        from . import presets
+
+        t = self.get_tournament()
+        conf = selectors.settings_for(t)
+        current = presets.get(conf.preset)
+        return {
+            "current": conf.preset or None,
+            "current_numbers": current.as_dict(conf.club_changes) if current else None,
+            "best_n": conf.best_n, "games_count": t.games_count, "chain": conf.tiebreaks,
+            "club_changes": conf.club_changes, "presets": presets.all_presets(),
+        }
+
+    @extend_schema(responses=FormatSerializer, summary="Format presets and the tournament's choice")
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(self._state())
+
+    @extend_schema(request=FormatInputSerializer, responses=FormatSerializer,
+                   summary="Choose a format preset and change what it allows (organizer)")
+    def post(self, request: Request, slug: str) -> Response:
+        ser = FormatInputSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        services.apply_preset(actor=request.user, tournament=self.get_tournament(),
+                              preset_id=ser.validated_data["preset"], changes=ser.validated_data.get("changes") or {})
+        return Response(self._state())

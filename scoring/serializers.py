@@ -80,3 +80,18 @@ class StandingsSerializer(serializers.Serializer):
     publish_unconfirmed = serializers.BooleanField()
     games = serializers.ListField(child=serializers.IntegerField())
     rows = StandingsRowSerializer(many=True)
+
+
+class FormatInputSerializer(serializers.Serializer):
+    preset = serializers.CharField(max_length=30)
+    changes = serializers.DictField(required=False, help_text="best_n, games_count, chain, win_bonus… as the preset allows")
+
+
+class FormatSerializer(serializers.Serializer):
+    current = serializers.CharField(allow_null=True)
+    current_numbers = serializers.DictField(allow_null=True)
+    best_n = serializers.IntegerField()
+    games_count = serializers.IntegerField()
+    chain = serializers.ListField(child=serializers.CharField())
+    club_changes = serializers.DictField()
+    presets = serializers.ListField(child=serializers.DictField())

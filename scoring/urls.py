@@ -8,6 +8,7 @@ urlpatterns = [
     path("t/<slug:slug>/standings/print/", views.print_ranking, name="print"),
     path("t/<slug:slug>/standings/player/<int:pk>/", views.player_page, name="player"),
     path("t/<slug:slug>/results/", views.results_status, name="status"),
+    path("t/<slug:slug>/results/format/", views.format_page, name="format"),
     path("t/<slug:slug>/results/table/<int:pk>/", views.table_page, name="table"),
     path("t/<slug:slug>/results/table/<int:pk>/enter/", views.enter_result, name="enter"),
     path("t/<slug:slug>/results/<int:pk>/confirm/", views.confirm, name="confirm"),

@@ -26,6 +26,7 @@ from tournaments.permissions import is_organizer, is_referee
 
 from . import selectors, services
 from .models import ResultSubmission
+from .standings import METRICS
 
 STATUSES = (selectors.MISSING, selectors.TO_CONFIRM, selectors.DISPUTED, selectors.CONFIRMED)
 
@@ -273,6 +274,43 @@ def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse
         "tournament": tournament, "games": sorted(games.items()), "settings": selectors.settings_for(tournament),
         "counts": [(_status_label(k), v, k) for k, v in counts.items()],
     })
+
+
+FORMAT_FIELDS = ("best_n", "games_count", "chain", "win_bonus", "shared_win_bonus")
+
+
+@staff_only("organizer")
+def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Pick a format preset, see every number, change what the format allows."""
+    from . import presets
+
+    conf = selectors.settings_for(tournament)
+    chosen = request.POST.get("preset") or conf.preset or "rtu-one-day"
+    typed = {k: request.POST.get(k, "") for k in FORMAT_FIELDS}
+    error: DomainError | None = None
+    if request.method == "POST":
+        preset = presets.get(chosen)
+        changes: dict[str, Any] = {}
+        for key, value in typed.items():
+            value = value.strip()
+            if not value or preset is None or key not in preset.editable:
+                continue
+            changes[key] = [m.strip() for m in value.split(",") if m.strip()] if key == "chain" else value
+            if key in ("win_bonus", "shared_win_bonus"):
+                try:
+                    changes[key] = float(value.replace(",", "."))
+                except ValueError:
+                    changes[key] = value
+        try:
+            services.apply_preset(actor=request.user, tournament=tournament, preset_id=chosen, changes=changes)
+            return redirect("scoring:format", slug=tournament.slug)
+        except DomainError as exc:
+            error = exc
+    rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
+    return render(request, "scoring/format.html", {
+        "tournament": tournament, "presets": rows, "settings": conf, "chosen": chosen, "typed": typed,
+        "error": error, "metrics": [(k, v[1]) for k, v in METRICS.items()],
+    }, status=400 if error else 200)
 
 
 # ------------------------------------------------------------------ exports

@@ -94,3 +94,29 @@ def test_campionato_counts_the_best_n_and_spartac_scores(event: dict[str, Any]) 
     rows = selectors.standings(t)["rows"]
     assert [r["total"] for r in rows] == [150, 80, 70, 60]  # one game counts: 100 + 50, 100 − 20…
     assert all(sum(c["counted"] for c in r["games"]) == 1 for r in rows)
+
+
+def test_format_page_and_api(event: dict[str, Any], client: Any) -> None:
+    t, org, ref = event["t"], event["org"], event["ref"]
+    url = f"/t/{t.slug}/results/format/"
+    client.force_login(ref)
+    assert client.get(url).status_code == 403
+    client.force_login(org)
+    page = client.get(url)
+    assert page.status_code == 200 and b"S-MASTER" in page.content and b"36 / 76 / 116 / 156 / 196" in page.content
+    bad = client.post(url, {"preset": "open", "win_bonus": "-3"})
+    assert bad.status_code == 400 and b'value="-3"' in bad.content  # what was typed is kept
+    ok = client.post(url, {"preset": "open", "win_bonus": "40", "games_count": "4"})
+    assert ok.status_code == 302
+    t.refresh_from_db()
+    assert (t.scoring_system, t.games_count) == ("S-OPEN", 4)
+
+    api = f"/api/scoring/tournaments/{t.slug}/format/"
+    data = client.get(api).json()
+    assert data["current"] == "open" and data["current_numbers"]["scoring_numbers"]["win_bonus"] == 40
+    refused = client.post(api, {"preset": "master", "changes": {"best_n": 2}}, content_type="application/json")
+    assert refused.status_code == 400 and "best_n" in refused.content.decode()
+    done = client.post(api, {"preset": "master"}, content_type="application/json")
+    assert done.status_code == 200 and done.json()["current"] == "master"
+    client.force_login(ref)
+    assert client.post(api, {"preset": "open"}, content_type="application/json").status_code == 403
