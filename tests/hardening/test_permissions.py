@@ -63,6 +63,7 @@ EXPECTED: dict[str, Any] = {
     "api-table-turns": {"post": REFEREE}, "api-table-eliminate": {"post": REFEREE},
     "api-table-expiry-seat": {"post": REFEREE}, "api-table-undo": {"post": REFEREE},
     "scoring-api-standings": READ,
+    "scoring-api-format": {"post": ORGANIZER},  # choose a format preset
     "scoring-api-table-results": {"post": REFEREE},
     "scoring-api-confirm": {"post": REFEREE | {"player"}},
     "tables_referee:projector": READ, "tables_referee:referee_table": {"post": REFEREE},
@@ -71,7 +72,7 @@ EXPECTED: dict[str, Any] = {
     "tables:objective": READ, "tables:organize": {"post": ORGANIZER}, "tables:knockout": READ,
     "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ,
     "scoring:status": {"post": ORGANIZER},  # scoring settings
-    "scoring:table": READ,
+    "scoring:table": READ, "scoring:format": {"post": ORGANIZER},
     "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
     "scoring:export": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},

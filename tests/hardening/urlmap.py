@@ -92,6 +92,8 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-table-expiry-seat": lambda w: _game(w, {"table": 1}),
     "api-table-undo": lambda w: _game(w, {"table": 1}),
     "scoring-api-standings": lambda w: {"slug": w.slug},
+    "scoring-api-format": lambda w: {"slug": w.slug},
+    "scoring:format": lambda w: {"slug": w.slug},
     "scoring-api-table-results": lambda w: {"pk": w.table2},
     "scoring-api-confirm": lambda w: {"pk": w.result},
     "tables_referee:projector": _game,
