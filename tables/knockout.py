@@ -13,7 +13,7 @@ final of 5), the plan fills the missing seats of the next round with the best ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -217,3 +217,127 @@ def rcu_bands(class_players: Sequence[int]) -> list[list[int]]:
     separation first: compose with priorities ("club_apart", "region_apart") and the band as
     the region)."""
     return [list(class_players[i:i + BAND]) for i in range(0, len(class_players), BAND)]
+
+
+# --------------------------------------------------------------------------------------------
+# K-KO-RCU: who plays which semifinal, and who sits in the final(s)
+
+@dataclass(frozen=True)
+class RcuSemifinals:
+    """The semifinal phase after the qualifiers: ``tables[c]`` are class c's semifinal tables
+    (player ids, one of each band), ``direct[c]`` the players who go straight to class c's final."""
+
+    plan: RcuPlan
+    semifinals: int
+    tables: tuple[tuple[tuple[int, ...], ...], ...]
+    direct: tuple[tuple[int, ...], ...]
+    club_clashes: int  # same-club pairs left at a semifinal table (0 when the clubs allow)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "entrants": self.plan.entrants, "kind": self.plan.kind, "small": self.plan.small,
+            "semifinals": self.semifinals, "finals": self.plan.finals,
+            "classes": [{"tables": [list(t) for t in tables], "direct": list(direct)}
+                        for tables, direct in zip(self.tables, self.direct, strict=True)],
+            "club_clashes": self.club_clashes,
+        }
+
+
+def _clashes(table: Sequence[int], clubs: Mapping[int, str | None]) -> int:
+    seen = [clubs.get(p) for p in table if clubs.get(p)]
+    return len(seen) - len(set(seen))
+
+
+def band_tables(players: Sequence[int], tables: int, clubs: Mapping[int, str | None]) -> list[list[int]]:
+    """Seat ``players`` (standings order) at ``tables`` semifinal tables: the bands are
+    consecutive runs of ``tables`` players; every table takes one player of each band (the best
+    band spread 1, 2, 3… over the tables), and each later band is laid out so that as few
+    same-club pairs as possible meet (club separation first, K-KO-RCU). Deterministic: among
+    equally good layouts the one closest to standings order wins."""
+    from itertools import permutations
+
+    if len(players) != 4 * tables:
+        raise SeatingError("K-KO-RCU", f"{tables} semifinals need {4 * tables} players, not {len(players)}.")
+    seated: list[list[int]] = [[p] for p in players[:tables]]
+    for start in range(tables, len(players), tables):
+        band = players[start:start + tables]
+        best: tuple[int, int, tuple[int, ...]] | None = None
+        for perm in permutations(range(tables)) if tables <= 6 else [tuple(range(tables))]:
+            cost = sum(_clashes([*seated[t], band[perm[t]]], clubs) for t in range(tables))
+            moved = sum(1 for t in range(tables) if perm[t] != t)
+            if best is None or (cost, moved) < best[:2]:
+                best = (cost, moved, perm)
+        assert best is not None
+        for t in range(tables):
+            seated[t].append(band[best[2][t]])
+    return seated
+
+
+def rcu_semifinals(
+    standings: Sequence[int],
+    kind: str = "raduno",
+    *,
+    clubs: Mapping[int, str | None] | None = None,
+    wins: Mapping[int, int] | None = None,
+    points: Mapping[int, float] | None = None,
+    withdrawn: Collection[int] = (),
+) -> RcuSemifinals:
+    """The semifinal phase of a K-KO-RCU event from the standings after the two qualifiers
+    (player ids, best first, withdrawn players included so positions stay those of the
+    standings). Large events: the semifinalists split into parallel classes (positions 1, 1+k…),
+    4 semifinals each. Small events: 2, 3 or 4 semifinals by the leaders' results
+    (:func:`rcu_small_semifinals`), the leaders who won both games going straight to the final."""
+    clubs = clubs or {}
+    out = set(withdrawn)
+    active = [p for p in standings if p not in out]
+    plan = rcu_plan(len(active), kind)
+    if plan.small:
+        wins = wins or {}
+        points = points or {}
+        top = list(standings[:3])
+        rule = rcu_small_semifinals([wins.get(p, 0) for p in top], [points.get(p, 0.0) for p in top],
+                                    [p in out for p in top])
+        direct = tuple(p for p in standings[:rule.direct_to_final])
+        playing = [p for p in standings[rule.first_place - 1:] if p not in out][:4 * rule.semifinals]
+        if len(playing) < 4 * rule.semifinals:
+            raise SeatingError("K-KO-RCU", f"{rule.semifinals} semifinals need {4 * rule.semifinals} players.")
+        tables = band_tables(playing, rule.semifinals, clubs)
+        return RcuSemifinals(plan, rule.semifinals, (tuple(tuple(t) for t in tables),), (direct,),
+                             sum(_clashes(t, clubs) for t in tables))
+    chosen = active[:plan.semifinalists]
+    classes = rcu_classes(chosen, plan.finals)
+    per_class = [band_tables(c, 4, clubs) for c in classes]
+    return RcuSemifinals(
+        plan, plan.semifinals, tuple(tuple(tuple(t) for t in c) for c in per_class),
+        tuple(() for _ in classes), sum(_clashes(t, clubs) for c in per_class for t in c),
+    )
+
+
+def rcu_finalists(
+    semifinal_results: Sequence[Sequence[int]],
+    direct: Sequence[int] = (),
+    *,
+    standings: Sequence[int] = (),
+    withdrawn: Collection[int] = (),
+    final_size: int = 4,
+) -> list[int]:
+    """One class's final: the direct qualifiers, then the best-placed non-withdrawn player of each
+    semifinal (``semifinal_results``: each table's finishing order, winner first). A seat still
+    empty goes to the best semifinal loser ("ripescaggio"): best table position first, then the
+    standings after the qualifiers."""
+    out = set(withdrawn)
+    final = [p for p in direct if p not in out]
+    for table in semifinal_results:
+        winner = next((p for p in table if p not in out), None)
+        if winner is not None:
+            final.append(winner)
+    position = {p: i for i, p in enumerate(standings)}
+    losers = sorted(
+        ((place, position.get(p, len(position)), p) for table in semifinal_results
+         for place, p in enumerate(table) if p not in out and p not in final),
+    )
+    for _place, _pos, p in losers:
+        if len(final) >= final_size:
+            break
+        final.append(p)
+    return final[:final_size]
