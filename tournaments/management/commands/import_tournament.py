@@ -1,0 +1,35 @@
+"""``python manage.py import_tournament <file>``: restore a tournament written by
+``export_tournament`` (one transaction; refuses to overwrite existing rows)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from config.errors import DomainError
+from tournaments import backup
+
+
+class Command(BaseCommand):
+    help = "Restore a tournament from its JSON backup (made by export_tournament)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("file", help="The backup file ('-' = stdin).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            if options["file"] == "-":
+                document = json.load(sys.stdin)
+            else:
+                with open(options["file"], encoding="utf-8") as fh:
+                    document = json.load(fh)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"Cannot read {options['file']}: {exc}") from exc
+        try:
+            tournament = backup.import_tournament(document)
+        except DomainError as exc:
+            raise CommandError(f"{exc.message} [{exc.rule}]") from exc
+        self.stdout.write(self.style.SUCCESS(f"Tournament {tournament.slug} restored."))
