@@ -24,6 +24,7 @@ from .serializers import (
     ConfirmationSerializer,
     FormatInputSerializer,
     FormatSerializer,
+    RankingSerializer,
     ResultInputSerializer,
     StandingsSerializer,
     SubmissionSerializer,
@@ -122,3 +123,15 @@ class FormatAPI(APIView):
         services.apply_preset(actor=request.user, tournament=self.get_tournament(),
                               preset_id=ser.validated_data["preset"], changes=ser.validated_data.get("changes") or {})
         return Response(self._state())
+
+
+class RankingAPI(APIView):
+    """K-RANKING: each player's national-ranking contribution and the event's rows (events, games,
+    standings) in the ranking's formats."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=RankingSerializer, summary="National ranking contribution and rows (K-RANKING)")
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        return Response(selectors.event_ranking(tournament))

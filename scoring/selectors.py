@@ -234,3 +234,47 @@ def submission_rows(sub: ResultSubmission, seats: Sequence[Seat]) -> list[dict[s
         {**r, "seat_obj": by_no.get(r["seat"]), "entered": entered.get(r["seat"], {})}
         for r in sorted(sub.scores, key=lambda r: r["seat"])
     ]
+
+
+# ------------------------------------------------------------------ national ranking (K-RANKING)
+def event_ranking(tournament: Tournament) -> dict[str, Any]:
+    """The event's K-RANKING contribution of every player and its rows in the ranking's formats
+    (events, games, standings). The event type comes from the format preset (no preset: "AMC",
+    which the ranking does not count); T is every table-game with a counted result."""
+    from . import presets
+    from . import ranking as rk
+
+    conf = settings_for(tournament)
+    preset = presets.get(conf.preset)
+    event_type = preset.ranking_class if preset is not None else "AMC"
+    data = standings(tournament)
+    pairs = counted_results(tournament, conf)
+    table_games = len(pairs)
+    rounds = max((state.table.game.number for state, _sub in pairs), default=0)
+    games = Game.objects.filter(tournament=tournament)
+    dates = sorted(g.finished_at.date() if g.finished_at else tournament.date for g in games) or [tournament.date]
+    organizer = tournament.created_by.get_full_name() or tournament.created_by.username if tournament.created_by else ""
+    event = rk.event_id(dates[-1], organizer or tournament.slug)
+    rows = [r for r in data["rows"] if r["played"]]
+    stand = [rk.Standing(player=r["player"], position=r["rank"], points=r["total"], wins=r.get("wins", 0),
+                         played=r["played"], club=r.get("club", "")) for r in rows]
+    vt = rk.event_contributions(stand, table_games=table_games, event_type=event_type, rounds=rounds,
+                                year=dates[-1].year)
+    game_list = []
+    for state, sub in sorted(pairs, key=lambda p: (p[0].table.game.number, p[0].table.number)):
+        seats = sorted(sub.scores, key=lambda r: r["seat"])
+        winner = next((r.get("player") for r in seats if r["place"] == 1), "")
+        game_list.append({"round": state.table.game.number, "table": state.table.number,
+                          "seats": [(r.get("player") or -1, r["tournament_points"]) for r in seats],
+                          "winner": winner or ""})
+    return {
+        "event_type": event_type, "class": rk.event_class(event_type, rounds), "table_games": table_games,
+        "counts": rk.counts(table_games, dates[-1].year), "year": dates[-1].year,
+        "contributions": [{"player": s.player, "name": r["name"], "position": s.position, "vt": vt.get(s.player, 0.0)}
+                          for s, r in zip(stand, rows, strict=True)],
+        "events": [rk.event_row(event=event, name=tournament.name, organizer=organizer, venue=tournament.venue,
+                                start=dates[0], end=dates[-1], event_type=event_type, rounds=rounds,
+                                participants=len(stand), table_games=table_games)],
+        "games": rk.game_rows(event, game_list),
+        "standings": rk.standing_rows(event, stand, vt),
+    }

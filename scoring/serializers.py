@@ -95,3 +95,14 @@ class FormatSerializer(serializers.Serializer):
     chain = serializers.ListField(child=serializers.CharField())
     club_changes = serializers.DictField()
     presets = serializers.ListField(child=serializers.DictField())
+
+
+class RankingSerializer(serializers.Serializer):
+    event_type = serializers.CharField()
+    table_games = serializers.IntegerField()
+    counts = serializers.BooleanField()
+    year = serializers.IntegerField()
+    contributions = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=serializers.DictField())
+    games = serializers.ListField(child=serializers.DictField())
+    standings = serializers.ListField(child=serializers.DictField())

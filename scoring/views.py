@@ -354,8 +354,21 @@ def _results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
     return head, rows
 
 
+RANKING_EXPORTS = {"ranking-events": "events", "ranking-games": "games", "ranking-standings": "standings"}
+
+
+def _ranking_table(tournament: Tournament, what: str) -> tuple[list[str], list[list[Any]]]:
+    """K-RANKING rows (events, games, standings) in the national ranking's column names."""
+    rows = selectors.event_ranking(tournament)[RANKING_EXPORTS[what]]
+    head = list(rows[0]) if rows else []
+    return head, [list(r.values()) for r in rows]
+
+
 def _export(tournament: Tournament, what: str, fmt: str) -> HttpResponse:
-    head, rows = (_standings_table if what == "standings" else _results_table)(tournament)
+    if what in RANKING_EXPORTS:
+        head, rows = _ranking_table(tournament, what)
+    else:
+        head, rows = (_standings_table if what == "standings" else _results_table)(tournament)
     name = f"{tournament.slug}-{what}"
     if fmt == "csv":
         buf = io.StringIO()
@@ -383,6 +396,6 @@ def _export(tournament: Tournament, what: str, fmt: str) -> HttpResponse:
 @require_GET
 def export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    if what not in ("standings", "results") or fmt not in ("csv", "xlsx"):
+    if what not in ("standings", "results", *RANKING_EXPORTS) or fmt not in ("csv", "xlsx"):
         raise PermissionDenied
     return _export(tournament, what, fmt)
