@@ -610,7 +610,14 @@ def import_csv(tournament: Tournament, content: bytes | str, *, actor: Any) -> l
         dialect: Any = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    rows = list(csv.reader(io.StringIO(text), dialect))
+    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # e.g. a stray carriage return, an over-long field (hardening fuzz)
+        raise CsvImportError(
+            _("This line cannot be read as CSV (%(error)s).") % {"error": exc},
+            line=max(reader.line_num, 1), field=None,
+        ) from None
     if not rows:
         raise CsvImportError(_("The file is empty."), line=1, field=None)
     header = [_HEADER_ALIASES.get(h.strip().lower(), h.strip().lower()) for h in rows[0]]
