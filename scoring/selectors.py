@@ -189,6 +189,7 @@ def standings(tournament: Tournament) -> dict[str, Any]:
         "games": list(range(1, tournament.games_count + 1)),
         "rows": [
             {**row.as_dict(), "name": names.get(row.player, "?"),
+             "tiebreak_label": str(st.METRICS[row.tiebreak][1]) if row.tiebreak else "",
              "club": players[row.player].club.name if row.player in players and players[row.player].club else ""}
             for row in rows
         ],

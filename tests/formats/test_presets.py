@@ -120,3 +120,20 @@ def test_format_page_and_api(event: dict[str, Any], client: Any) -> None:
     assert done.status_code == 200 and done.json()["current"] == "master"
     client.force_login(ref)
     assert client.post(api, {"preset": "open"}, content_type="application/json").status_code == 403
+
+
+def test_standings_page_explains_the_tie_break(event: dict[str, Any], client: Any) -> None:
+    t, org, ref = event["t"], event["org"], event["ref"]
+    services.apply_preset(actor=org, tournament=t, preset_id="open", changes={"games_count": 2})
+    a, b, c, d = event["players"]
+    game1 = f.short_data([(50, 10, 20, None, False), (40, 10, 20, None, False),
+                          (20, 14, 20, None, False), (10, 10, 20, None, False)])
+    game2 = f.short_data([(40, 10, 20, None, False), (30, 20, 20, None, False),
+                          (20, 14, 20, None, False), (10, 20, 20, None, False)])
+    f.enter(f.make_table(t, 1, [a, b, c, d]), ref, "short", game1, confirm_by=org)  # a 100, b 40
+    f.enter(f.make_table(t, 2, [b, a, c, d]), ref, "short", game2, confirm_by=org)  # b 90, a 30
+    rows = selectors.standings(t)["rows"]
+    assert [(r["player"], r["total"], r["wins"]) for r in rows[:2]] == [(a.pk, 130, 1), (b.pk, 130, 1)]
+    assert rows[0]["tiebreak"] == rows[1]["tiebreak"] == "best_game"  # total, wins level: best game 100 > 90
+    page = client.get(f"/t/{t.slug}/standings/")
+    assert str(METRICS[rows[0]["tiebreak"]][1]).encode() in page.content
