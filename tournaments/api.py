@@ -35,7 +35,7 @@ class ClubSerializer(serializers.ModelSerializer):
 
 
 class PublicPlayerSerializer(serializers.ModelSerializer):
-    club = serializers.CharField(source="club.name", default=None, read_only=True)
+    club = serializers.CharField(source="club.name", default=None, read_only=True, allow_null=True)
 
     class Meta:
         model = Player
