@@ -1,0 +1,239 @@
+"""Browser tests: headless Debian Chromium (Playwright's ``executable_path``; never
+``playwright install``) against the app served on 127.0.0.1 by ``live_server``, on PostgreSQL and
+Redis with a real Celery worker subprocess pointed at the test database.
+
+Every page opened through :class:`Browser` is watched: a console error, an uncaught exception, a
+failed request, an HTTP error answer or a request to any host other than the app's own fails the
+test. :meth:`Browser.check` runs axe-core (``node_modules/axe-core``, installed by ``npm ci`` from
+package.json: no network at test time) and fails on serious/critical violations; screenshots go to
+``artifacts/screenshots/`` (git-ignored, kept by CI).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+# live_server listens on 127.0.0.1 (not "localhost", which may resolve to ::1)
+os.environ.setdefault("DJANGO_LIVE_TEST_SERVER_ADDRESS", "127.0.0.1")
+
+
+def _missing() -> str:
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        return "needs DATABASE_URL (PostgreSQL) and REDIS_URL (a real Celery worker)"
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        return "needs Debian's chromium"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "needs playwright (pip install -e '.[test]')"
+    if not AXE.exists():
+        return "needs axe-core: run `npm ci` (package.json)"
+    return ""
+
+
+@pytest.fixture
+def e2e_ready(settings: Any) -> None:
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL")
+    # the browser talks plain HTTP to 127.0.0.1: no HTTPS-only cookies or redirects
+    settings.SECURE_SSL_REDIRECT = False
+    settings.SESSION_COOKIE_SECURE = False
+    settings.CSRF_COOKIE_SECURE = False
+    settings.SECURE_HSTS_SECONDS = 0
+
+
+@pytest.fixture
+def celery_worker_process(e2e_ready: None) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker on Redis, pointed at the test database (rows must be committed:
+    the tests use ``transaction=True``). Same pattern as tests/tables/test_worker.py."""
+    from django.conf import settings
+    from django.db import connection
+
+    from config.celery import app
+
+    assert not app.conf.task_always_eager, "a real worker needs CELERY_TASK_ALWAYS_EAGER off"
+    url = urlsplit(os.environ["DATABASE_URL"])
+    test_db_url = urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
+    env = {**os.environ, "DATABASE_URL": test_db_url, "CELERY_TASK_ALWAYS_EAGER": "false",
+           "SECRET_KEY": settings.SECRET_KEY, "CONN_MAX_AGE": "0", "CI": ""}
+    log = Path(tempfile.mkstemp(prefix="celery-e2e-", suffix=".log")[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO",
+         "-n", f"e2e-{os.getpid()}@%h"],
+        cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while "ready." not in log.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail("the Celery worker did not start:\n" + log.read_text()[-3000:])
+        time.sleep(0.2)
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.unlink(missing_ok=True)
+
+
+class Browser:
+    """One Chromium; contexts (people) whose every page is watched for errors."""
+
+    def __init__(self, pw: Any, base_url: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.host = urlsplit(self.base_url).netloc
+        self.browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                          headless=True)
+        self.problems: list[str] = []
+        self.foreign: list[str] = []
+        self.allowed_status: set[tuple[str, int]] = set()
+        self.axe_source = AXE.read_text()
+        self.shot_count = 0
+        self.checked: list[str] = []
+
+    def person(self, viewport: dict[str, int] = DESKTOP, *, phone: bool = False,
+               locale: str = "it-IT") -> Any:
+        context = self.browser.new_context(
+            base_url=self.base_url, viewport=viewport, locale=locale, accept_downloads=True,
+            is_mobile=phone, has_touch=phone, device_scale_factor=1,
+        )
+        context.set_default_timeout(15_000)
+        context.route("**/*", self._route)
+        page = context.new_page()
+        self.watch(page)
+        return page
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob") or parts.netloc == self.host:
+            route.continue_()
+            return
+        self.foreign.append(url)
+        route.abort()
+
+    def watch(self, page: Any) -> None:
+        def console(msg: Any) -> None:
+            if msg.type == "error":
+                self.problems.append(f"console error on {page.url}: {msg.text} at {msg.location}")
+
+        def failed(request: Any) -> None:
+            failure = request.failure or ""
+            # the browser cancels an htmx poll that is in flight when the page is left, and
+            # a download aborts its navigation: neither is a failure of the app
+            if "ERR_ABORTED" in failure and (
+                request.headers.get("hx-request") or "/export/" in request.url
+                or "export.csv" in request.url
+            ):
+                return
+            self.problems.append(f"request failed: {request.method} {request.url} {failure}")
+
+        def response(resp: Any) -> None:
+            path = urlsplit(resp.url).path
+            if resp.status >= 400 and (path, resp.status) not in self.allowed_status:
+                self.problems.append(f"HTTP {resp.status}: {resp.request.method} {resp.url}")
+
+        page.on("console", console)
+        page.on("pageerror", lambda exc: self.problems.append(f"page error on {page.url}: {exc}"))
+        page.on("requestfailed", failed)
+        page.on("response", response)
+
+    def assert_clean(self) -> None:
+        assert not self.foreign, f"requests to other hosts: {self.foreign}"
+        assert not self.problems, "\n".join(self.problems)
+
+    def axe(self, page: Any, name: str) -> None:
+        """axe-core on the current page: no serious or critical violation (WCAG 2 A/AA)."""
+        if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+            page.evaluate(self.axe_source)  # evaluated by the devtools protocol: not blocked by CSP
+        result = page.evaluate(
+            """async () => {
+                const r = await axe.run(document, {runOnly: {type: 'tag',
+                    values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']},
+                    resultTypes: ['violations']});
+                return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                    .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ' :: '
+                                    + (n.failureSummary || '').split('\\n').slice(0, 3).join(' '))}));
+            }"""
+        )
+        self.checked.append(name)
+        assert not result, f"axe-core on {name} ({page.url}):\n" + "\n".join(
+            f"- {v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"])
+            for v in result
+        )
+
+    def shot(self, page: Any, name: str, *, full_page: bool = True) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.shot_count += 1
+        path = SHOTS / f"{name}.png"
+        # caret="initial": Playwright's caret hiding leaves style="" on inputs, which htmx then
+        # copies while settling a swap, and the CSP (style-src 'self') rightly refuses that
+        page.screenshot(path=str(path), full_page=full_page, caret="initial")
+        return path
+
+    def check(self, page: Any, name: str, *, full_page: bool = True) -> Path:
+        """A step's page: no overflow at phone width, axe-core clean, a screenshot."""
+        width = page.viewport_size["width"]
+        overflow = page.evaluate("() => document.documentElement.scrollWidth")
+        assert overflow <= width, f"{name}: the page is {overflow}px wide in a {width}px viewport"
+        self.axe(page, name)
+        return self.shot(page, name, full_page=full_page)
+
+    def printed(self, page: Any, name: str) -> str:
+        """The page as printed: print media emulated, a PNG kept as the artifact, and the text
+        the printout shows (hidden elements excluded) returned for checks."""
+        page.emulate_media(media="print")
+        try:
+            self.shot(page, name)
+            return str(page.evaluate("() => document.body.innerText"))
+        finally:
+            page.emulate_media(media="screen")
+
+    def close(self) -> None:
+        self.browser.close()
+
+
+@pytest.fixture
+def browser(live_server: Any, e2e_ready: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls are
+    # plain synchronous code all the same
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as pw:
+        b = Browser(pw, live_server.url)
+        try:
+            yield b
+        finally:
+            b.close()
