@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -323,3 +324,43 @@ def knockout_plan(tournament: Tournament, params: Any) -> dict[str, Any]:
 def _change_response(change: services.Change) -> Response:
     change.game.refresh_from_db()
     return Response({"warnings": change.warnings, "game": GameSerializer(change.game).data})
+
+
+# ----------------------------------------------------------------------------- K-KO-RCU phases
+
+
+class PhaseSerializer(serializers.Serializer):
+    seed = serializers.CharField(required=False, allow_blank=True, max_length=64)
+
+
+class KnockoutPhasesView(_GameView):
+    @extend_schema(
+        responses=inline_serializer("KnockoutPhases", {
+            "semifinals": serializers.DictField(), "final": serializers.DictField(),
+        }),
+        summary="K-KO-RCU: preview of the semifinals (from the qualifiers) and of the final(s) "
+        "(from the semifinals), each a plan or the reason why not yet",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        from config.errors import PermissionDeniedError
+        from tables import phases
+        from tournaments.permissions import is_organizer
+
+        tournament = self.get_tournament()
+        if not is_organizer(request.user, tournament):
+            raise PermissionDeniedError(_("Only an organizer of this tournament can do this."), rule="ROLE")
+        return Response(phases.phases_overview(tournament))
+
+
+class KnockoutPhaseCreateView(_GameView):
+    @extend_schema(request=PhaseSerializer, responses=GameSerializer,
+                   summary="K-KO-RCU: create the semifinal game (3) or the final game (4) as planned")
+    def post(self, request: Request, slug: str, phase: str) -> Response:
+        from tables import phases
+
+        data = _validated(PhaseSerializer, request.data)
+        create = {"semifinals": phases.create_semifinals, "final": phases.create_finals}.get(phase)
+        if create is None:
+            raise Http404
+        game = create(self.get_tournament(), actor=request.user, seed=data.get("seed"))
+        return self.game_response(game, status=201)

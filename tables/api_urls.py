@@ -16,4 +16,8 @@ urlpatterns = [
     path(game + "objectives/", api.ObjectiveView.as_view(), name="tables-api-objectives"),
     path("tournaments/<slug:slug>/knockout-plan/", api.KnockoutPlanView.as_view(),
          name="tables-api-knockout"),
+    path("tournaments/<slug:slug>/knockout-phases/", api.KnockoutPhasesView.as_view(),
+         name="tables-api-knockout-phases"),
+    path("tournaments/<slug:slug>/knockout-phases/<str:phase>/", api.KnockoutPhaseCreateView.as_view(),
+         name="tables-api-knockout-phase-create"),
 ]

@@ -13,4 +13,5 @@ urlpatterns = [
     path(game + "objective/", views.objective, name="objective"),
     path(game + "organize/", views.organize, name="organize"),
     path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
+    path("t/<slug:slug>/knockout/phases/", views.phases_page, name="phases"),
 ]

@@ -310,3 +310,33 @@ def _change(request: HttpRequest, game: Game, action: str) -> list[str]:
     services.reinstate_player(game, _int(request, "player"), actor=user)
     return []
 
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def phases_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """K-KO-RCU: preview the semifinals and the final(s), create each phase (organizer)."""
+    from tables import phases
+
+    status, seed = 200, ""
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        seed = request.POST.get("seed", "")
+        create = {"semifinals": phases.create_semifinals, "final": phases.create_finals}.get(action)
+        try:
+            if create is None:
+                raise DomainError(_("Unknown action."), field="action")
+            game = create(tournament, actor=request.user, seed=seed)
+            messages.success(request, _("Game %(n)s created: check its tables, then start it.")
+                             % {"n": game.number})
+            return redirect("tables:organize", tournament.slug, game.number)
+        except DomainError as exc:
+            if isinstance(exc, PermissionDeniedError):
+                raise
+            messages.error(request, _error_text(exc))
+            status = exc.status_code
+    return render(request, "tables/phases.html", {
+        "tournament": tournament, "overview": phases.phases_overview(tournament), "seed": seed,
+        "how_labels": {"direct": _("direct qualifier"), "winner": _("semifinal winner"),
+                       "best_loser": _("best semifinal loser")},
+    }, status=status)

@@ -58,11 +58,13 @@ EXPECTED: dict[str, Any] = {
     "tables-api-start": {"post": ORGANIZER},
     "tables-api-table": READ, "tables-api-where": READ, "tables-api-objectives": READ,
     "tables-api-knockout": READ,
+    "tables-api-knockout-phases": READ, "tables-api-knockout-phase-create": {"post": ORGANIZER},
+    "tables:phases": {"post": ORGANIZER},  # K-KO-RCU phases (organizer page)
     "api-table-clock": READ,
     "api-table-clock-pause": {"post": REFEREE}, "api-table-clock-resume": {"post": REFEREE},
     "api-table-turns": {"post": REFEREE}, "api-table-eliminate": {"post": REFEREE},
     "api-table-expiry-seat": {"post": REFEREE}, "api-table-undo": {"post": REFEREE},
-    "scoring-api-standings": READ,
+    "scoring-api-standings": READ, "scoring-api-ranking": READ,
     "scoring-api-format": {"post": ORGANIZER},  # choose a format preset
     "scoring-api-table-results": {"post": REFEREE},
     "scoring-api-confirm": {"post": REFEREE | {"player"}},
