@@ -1,0 +1,163 @@
+"""Restarts (issue 8): the web process killed (SIGKILL) in the middle of a result entry leaves
+nothing half saved. (The Celery worker and beat side — deadlines that pass while they are down
+are marked once after the restart — is tests/tables/test_worker.py plus
+``test_worker_and_beat_killed_while_clocks_run`` below.)
+
+A real gunicorn serves the TEST database (PostgreSQL, committed rows). To stop the request at
+the worst moment, the test holds an exclusive lock on the audit log: the server's transaction
+has already inserted the new result version and then waits to write its audit entry; the
+server is killed right there.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+
+from scoring.models import ResultSubmission
+from scoring.selectors import table_state
+from tables.models import Table
+from tests.factories.scoring import board_data
+from tournaments import demo
+from tournaments.models import AuditEntry, Tournament
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing() -> None:
+    """Overrides the package's MD5 hasher: the server process checks the real password hash."""
+
+
+def _test_db_url() -> str:
+    url = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
+
+
+@pytest.fixture
+def demo_committed(transactional_db: Any) -> Tournament:
+    if not os.environ.get("DATABASE_URL") or connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): a separate server process shares the DB")
+    call_command("load_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    return Tournament.objects.get(slug="demo")
+
+
+class Server:
+    def __init__(self) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "DATABASE_URL": _test_db_url(), "DEBUG": "false", "HTTPS": "false",
+               "ALLOWED_HOSTS": "127.0.0.1", "SECRET_KEY": settings.SECRET_KEY,
+               "CONN_MAX_AGE": "0", "CELERY_TASK_ALWAYS_EAGER": "true", "LOG_LEVEL": "WARNING"}
+        env.pop("REDIS_URL", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "-w", "1", "--timeout", "120",
+             "-b", f"127.0.0.1:{self.port}"], cwd=ROOT, env=env, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2)
+                return
+            except OSError:
+                time.sleep(0.2)
+        pytest.fail("gunicorn did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def post(self, path: str, body: dict[str, Any]) -> int:
+        auth = base64.b64encode(f"{demo.REFEREE[0]}:{demo.REFEREE[1]}".encode()).decode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Basic {auth}"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as exc:
+            return int(exc.code)
+
+
+@pytest.fixture
+def server() -> Any:
+    s = Server()
+    yield s
+    s.kill()
+
+
+def _blocked_on_audit(db_url: str) -> bool:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND query ILIKE 'INSERT INTO \"tournaments_auditentry\"%%'").fetchone()
+    return bool(row and row[0])
+
+
+def test_killing_the_web_process_mid_entry_saves_nothing(demo_committed: Tournament, server: Any) -> None:
+    table = Table.objects.filter(game__tournament=demo_committed, game__number=2).order_by("number")[0]
+    seats = list(table.seats.order_by("number"))
+    version = table_state(table).version
+    body = {"kind": "board", "version": version, "ended_by": "sdadata",
+            **board_data([s.objective for s in seats])}
+    path = f"/api/scoring/tables/{table.pk}/results/"
+    results_before = ResultSubmission.objects.filter(table=table).count()
+    audit_before = AuditEntry.objects.count()
+    server.start()
+    db_url = _test_db_url()
+    outcome: list[Any] = []
+    with psycopg.connect(db_url) as locker:
+        locker.execute("LOCK TABLE tournaments_auditentry IN EXCLUSIVE MODE")
+        thread = threading.Thread(target=lambda: outcome.append(_safe_post(server, path, body)))
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not _blocked_on_audit(db_url):
+            assert time.monotonic() < deadline, "the request never reached the audit insert"
+            time.sleep(0.1)
+        server.kill()  # SIGKILL while its transaction holds the new, uncommitted result version
+        locker.rollback()
+    thread.join(timeout=30)
+    assert outcome and not isinstance(outcome[0], int), outcome  # the client saw no answer
+    # The server's backend notices its client is gone and rolls back.
+    deadline = time.monotonic() + 30
+    while _blocked_on_audit(db_url) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    assert ResultSubmission.objects.filter(table=table).count() == results_before
+    assert AuditEntry.objects.count() == audit_before
+    assert table_state(table).version == version
+    # After a restart the same entry goes through, once.
+    server.start()
+    assert server.post(path, body) == 201
+    assert ResultSubmission.objects.filter(table=table).count() == results_before + 1
+
+
+def _safe_post(server: Any, path: str, body: dict[str, Any]) -> Any:
+    try:
+        return server.post(path, body)
+    except Exception as exc:  # noqa: BLE001 - the connection dies with the server
+        return exc
