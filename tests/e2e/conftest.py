@@ -206,7 +206,13 @@ class Browser:
         """A step's page: no overflow at phone width, axe-core clean, a screenshot."""
         width = page.viewport_size["width"]
         overflow = page.evaluate("() => document.documentElement.scrollWidth")
-        assert overflow <= width, f"{name}: the page is {overflow}px wide in a {width}px viewport"
+        if overflow > width:
+            wide = page.evaluate(
+                """w => [...document.querySelectorAll('body *')].filter(e => {
+                    const r = e.getBoundingClientRect(); return r.right > w + 0.5 && r.width > 0;
+                }).slice(-5).map(e => e.tagName.toLowerCase() + '.' + e.className + ' ' +
+                    Math.round(e.getBoundingClientRect().right))""", width)
+            pytest.fail(f"{name}: the page is {overflow}px wide in a {width}px viewport: {wide}")
         self.axe(page, name)
         return self.shot(page, name, full_page=full_page)
 
