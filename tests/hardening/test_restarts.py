@@ -161,3 +161,85 @@ def _safe_post(server: Any, path: str, body: dict[str, Any]) -> Any:
         return server.post(path, body)
     except Exception as exc:  # noqa: BLE001 - the connection dies with the server
         return exc
+
+
+# --- Celery worker and beat killed while clocks run ---------------------------------------------
+def _celery(kind: str, log: Path, env: dict[str, str], tmp: Path) -> subprocess.Popen[bytes]:
+    args = [sys.executable, "-m", "celery", "-A", "config"]
+    if kind == "worker":
+        args += ["worker", "--concurrency=2", "--without-gossip", "--without-mingle",
+                 "--without-heartbeat", "-l", "INFO", "-n", f"e-hardening-{os.getpid()}@%h"]
+    else:
+        args += ["beat", "-l", "INFO", "-s", str(tmp / "beat-schedule"), "--max-interval", "1"]
+    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=log.open("a"),
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+
+@pytest.mark.celery_worker
+@pytest.mark.redis
+def test_worker_and_beat_killed_while_clocks_run(transactional_db: Any, tmp_path: Path) -> None:
+    """SIGKILL (no clean shutdown) of the worker — holding the clocks' scheduled expiry tasks —
+    and of beat, before the deadlines; the deadlines pass while both are down; after the restart
+    every passed deadline is marked exactly once, and new clocks keep working."""
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL") or (
+            connection.vendor != "postgresql"):
+        pytest.skip("needs DATABASE_URL (PostgreSQL) and REDIS_URL (a real worker)")
+    from config.celery import app
+    from tables import clocks
+    from tables.models import ClockEvent, TurnEvent
+    from tests.tables.test_clocks import make_table, make_tournament
+
+    app.conf.task_always_eager = False  # this test talks to the real worker
+    env = {**os.environ, "DATABASE_URL": _test_db_url(), "CELERY_TASK_ALWAYS_EAGER": "false",
+           "SECRET_KEY": settings.SECRET_KEY, "CONN_MAX_AGE": "0", "CI": ""}
+    log = tmp_path / "celery.log"
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start() -> None:
+        procs.append(_celery("worker", log, env, tmp_path))
+        procs.append(_celery("beat", log, env, tmp_path))
+        deadline = time.monotonic() + 40
+        while "ready." not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "ready." in log.read_text(), log.read_text()[-3000:]
+
+    def kill_all() -> None:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(timeout=10)
+
+    def marked(tables: list[Table]) -> int:
+        return Table.objects.filter(pk__in=[t.pk for t in tables],
+                                    expired_marked_at__isnull=False).count()
+
+    try:
+        start()
+        tournament = make_tournament(overrides={"extra": {"time_limit_seconds": 4}})
+        tables = [make_table(tournament, number=i) for i in range(1, 5)]
+        for t in tables:
+            clocks.start_clock(t, actor=None)  # the worker now holds 4 expiry tasks (ETA)
+        time.sleep(1.5)
+        kill_all()
+        log.write_text(log.read_text().replace("ready.", "was ready"))
+        time.sleep(4)  # every deadline passes while nothing runs
+        assert marked(tables) == 0
+        start()
+        deadline = time.monotonic() + 30
+        while marked(tables) < len(tables) and time.monotonic() < deadline:
+            time.sleep(0.25)
+        assert marked(tables) == len(tables), log.read_text()[-3000:]
+        # new clocks after the restart are marked by the running worker
+        later = make_table(tournament, number=9)
+        clocks.start_clock(later, actor=None)
+        deadline = time.monotonic() + 30
+        while marked([later]) < 1 and time.monotonic() < deadline:
+            time.sleep(0.25)
+        assert marked([later]) == 1
+        time.sleep(1.5)  # a late duplicate (the sweep and the task) must not mark twice
+        for t in [*tables, later]:
+            assert ClockEvent.objects.filter(table=t, kind=ClockEvent.Kind.EXPIRE).count() == 1
+            assert TurnEvent.objects.filter(table=t, kind=TurnEvent.Kind.TIME_EXPIRED).count() == 1
+    finally:
+        kill_all()
+        app.conf.task_always_eager = True
