@@ -185,6 +185,8 @@ class ComposeView(_GameView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         data = _validated(ComposeSerializer, request.data)
         seed = data.pop("seed", None)
+        # a choice the caller did not make comes from the format preset's round (K-TABLES)
+        data = {k: v for k, v in data.items() if k in request.data}
         game = services.compose_game(self.get_game(create=True), actor=request.user, seed=seed,
                                      **data)
         return self.game_response(game)

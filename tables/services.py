@@ -124,6 +124,19 @@ def clean_options(
             "by_region": bool(by_region)}
 
 
+def preset_options(tournament: Tournament, number: int) -> dict[str, Any]:
+    """The format preset's table choices for game ``number`` (K-TABLES): its priorities, seeding
+    (e.g. CNI round 2 alla greca) and whether regions are kept apart; {} with no preset."""
+    from scoring import presets
+    from scoring import selectors as scoring_selectors
+
+    preset = presets.get(scoring_selectors.settings_for(tournament).preset)
+    if preset is None:
+        return {}
+    tables = preset.tables_for(number)
+    return {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region}
+
+
 def _withdrawn(game: Game) -> set[int]:
     return {int(p) for p in (game.composition_options or {}).get("withdrawn", [])}
 
@@ -248,9 +261,10 @@ def compose_game(
     """(Re-)compose the tables of a planned game from the players checked in for it (K-TABLES,
     T-SIZE, T-ORDER). ``choices``: prefer, priorities, seeding, odd_count, by_region (see
     :func:`clean_options`). The seed is stored: the same players, history, choices and seed
-    always give the same tables."""
+    always give the same tables. A choice not given comes from the format preset's options for
+    this round (:func:`preset_options`), then from the defaults."""
     _require_organizer(actor, game.tournament)
-    options_data = clean_options(**choices)
+    options_data = clean_options(**{**preset_options(game.tournament, game.number), **choices})
     seed = (seed or "").strip() or secrets.token_hex(16)
     if len(seed) > 64:
         raise DomainError(_("A seed has at most 64 characters."), field="seed", rule="K-TABLES")

@@ -245,10 +245,12 @@ def organize(request: HttpRequest, tournament: Tournament, number: int) -> HttpR
         game = services.ensure_game(tournament, number, actor=request.user)
     except DomainError as exc:
         raise Http404(exc.message) from exc
-    form = ComposeForm(initial=(game.composition_options or None) and {
-        **{k: v for k, v in game.composition_options.items() if k != "priorities"},
-        **{f"priority_{i + 1}": p for i, p in enumerate(
-            game.composition_options.get("priorities", []))},
+    # the choices last used for this game, else the format preset's for this round (K-TABLES)
+    chosen = game.composition_options or services.preset_options(tournament, number) or None
+    form = ComposeForm(initial=chosen and {
+        **{k: v for k, v in chosen.items() if k != "priorities"},
+        **{f"priority_{i + 1}": (prios[i] if i < len(prios) else "") for i in range(len(PRIORITIES))
+           if (prios := list(chosen.get("priorities") or services.DEFAULT_PRIORITIES))},
     })
     if request.method == "POST":
         action = request.POST.get("action", "")
