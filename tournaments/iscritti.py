@@ -47,7 +47,11 @@ def _rows(content: bytes, filename: str) -> list[list[Any]]:
         except ImportError:
             raise DomainError(_("Reading .xls files needs the xlrd package; save the sheet as .xlsx or install it."),
                               field="file", rule="FORMAT") from None
-        book = xlrd.open_workbook(file_contents=content)
+        try:
+            book = xlrd.open_workbook(file_contents=content)
+        except Exception:  # noqa: BLE001 - any unreadable file is the user's input, never a 500
+            raise DomainError(_("This file is not an Excel 97-2003 workbook (.xls)."), field="file",
+                              rule="FORMAT") from None
         names = book.sheet_names()
         sheet = book.sheet_by_name(SHEET) if SHEET in names else book.sheet_by_index(0)
         out = []
