@@ -171,8 +171,12 @@ def game_rows(event: str, games: Sequence[Mapping[str, Any]]) -> list[dict[str, 
     return rows
 
 
-def standing_rows(event: str, standings: Iterable[Standing], vt: Mapping[int, float]) -> list[dict[str, Any]]:
-    """CLASSIFICHE: one row per player, with the ranking contribution."""
-    return [{"idTorneo": event, "giocatore": s.player, "club": s.club, "posizione": s.position,
-             "punti": s.points, "vittorie": s.wins, "partiteGiocate": s.played, "vt": vt.get(s.player, 0.0)}
+def standing_rows(event: str, standings: Iterable[Standing], vt: Mapping[int, float],
+                  national_ids: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
+    """CLASSIFICHE: one row per player, with the ranking contribution and the player's national
+    id when known (the ranking's key across events)."""
+    ids = national_ids or {}
+    return [{"idTorneo": event, "giocatore": s.player, "idNazionale": ids.get(s.player, ""), "club": s.club,
+             "posizione": s.position, "punti": s.points, "vittorie": s.wins, "partiteGiocate": s.played,
+             "vt": vt.get(s.player, 0.0)}
             for s in standings]

@@ -277,5 +277,7 @@ def event_ranking(tournament: Tournament) -> dict[str, Any]:
                                 start=dates[0], end=dates[-1], event_type=event_type, rounds=rounds,
                                 participants=len(stand), table_games=table_games)],
         "games": rk.game_rows(event, game_list),
-        "standings": rk.standing_rows(event, stand, vt),
+        "standings": rk.standing_rows(event, stand, vt, dict(
+            Player.objects.filter(pk__in=[s.player for s in stand]).exclude(national_id="")
+            .values_list("pk", "national_id"))),
     }

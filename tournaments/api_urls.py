@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, iscritti_api
 
 urlpatterns = [
     path("clubs/", api.ClubList.as_view(), name="api-clubs"),
@@ -16,6 +16,10 @@ urlpatterns = [
          name="api-registrations-import"),
     path("tournaments/<slug:slug>/registrations/export/", api.RegistrationExport.as_view(),
          name="api-registrations-export"),
+    path("tournaments/<slug:slug>/registrations/iscritti/", iscritti_api.IscrittiImport.as_view(),
+         name="api-registrations-iscritti"),
+    path("tournaments/<slug:slug>/duplicates/", iscritti_api.Duplicates.as_view(), name="api-duplicates"),
+    path("tournaments/<slug:slug>/players/merge/", iscritti_api.Merge.as_view(), name="api-players-merge"),
     path("tournaments/<slug:slug>/registrations/<int:pk>/withdraw/",
          api.RegistrationWithdraw.as_view(), name="api-registration-withdraw"),
     path("tournaments/<slug:slug>/checkins/", api.CheckInList.as_view(), name="api-checkins"),

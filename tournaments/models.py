@@ -57,6 +57,8 @@ class Player(models.Model):
     )
     email = models.EmailField(_("e-mail"), blank=True)
     birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    # The national ranking's id of the player (optional; unique when set): one identity across events.
+    national_id = models.CharField(_("national id"), max_length=32, blank=True, default="")
     # Derived from first + last name (see normalise_name); kept for duplicate detection.
     normalised_name = models.CharField(max_length=170, editable=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -68,6 +70,10 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["normalised_name", "club"], name="player_unique_name_per_club"
+            ),
+            models.UniqueConstraint(
+                fields=["national_id"], condition=~models.Q(national_id=""),
+                name="player_national_id_unique",
             ),
         ]
 

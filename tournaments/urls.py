@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import iscritti_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -19,6 +19,9 @@ urlpatterns = [
          name="promote"),
     path("t/<slug:slug>/registrations/import/", views.registrations_import, name="import"),
     path("t/<slug:slug>/registrations/export.csv", views.registrations_export, name="export"),
+    path("t/<slug:slug>/registrations/iscritti/", iscritti_views.iscritti_import, name="iscritti"),
+    path("t/<slug:slug>/players/duplicates/", iscritti_views.duplicates, name="duplicates"),
+    path("t/<slug:slug>/players/<int:pk>/merge/", iscritti_views.merge_player, name="merge"),
     path("t/<slug:slug>/checkin/<int:game>/", views.checkin, name="checkin"),
     path("t/<slug:slug>/checkin/<int:game>/count/", views.checkin_count, name="checkin_count"),
     path("t/<slug:slug>/checkin/<int:game>/<int:pk>/", views.checkin_toggle,

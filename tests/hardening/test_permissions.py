@@ -48,6 +48,10 @@ EXPECTED: dict[str, Any] = {
     "api-registrations": {"post": ANY},  # open registration is public; the service decides
     "api-registrations-import": {"post": ORGANIZER},
     "api-registrations-export": READ,
+    "api-registrations-iscritti": {"post": ORGANIZER}, "api-duplicates": READ,
+    "api-players-merge": {"post": ORGANIZER},  # club switch-over: Iscritti sheet, merge duplicates
+    "tournaments:iscritti": {"post": ORGANIZER}, "tournaments:duplicates": READ,
+    "tournaments:merge": {"post": ORGANIZER},
     "api-registration-withdraw": {"post": ORGANIZER},
     "api-checkins": {"post": REFEREE},
     "api-roles": {"post": ORGANIZER}, "api-role": {"delete": ORGANIZER},

@@ -1,0 +1,106 @@
+"""REST API of the club switch-over: upload the "Iscritti" sheet, list probable duplicates, merge
+two records (organizer only; never automatic). Thin: ``tournaments.iscritti`` and
+``tournaments.merge`` do the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import DomainError, PermissionDeniedError
+
+from . import merge
+from .api import _TournamentScoped
+from .iscritti import import_iscritti
+from .models import Player
+from .permissions import TournamentObjectPermission, is_organizer
+
+
+def _person(p: Player) -> dict[str, Any]:
+    return {"id": p.pk, "name": p.full_name, "nickname": p.nickname, "club": p.club.name if p.club_id else ""}
+
+
+Person = inline_serializer("MergePerson", {
+    "id": serializers.IntegerField(), "name": serializers.CharField(), "nickname": serializers.CharField(),
+    "club": serializers.CharField(),
+})
+Candidate = inline_serializer("MergeCandidate", {
+    "player": Person, "distance": serializers.IntegerField(), "same": serializers.BooleanField(),
+})
+
+
+class MergeSerializer(serializers.Serializer):
+    keep = serializers.IntegerField(help_text="The player who stays.")
+    drop = serializers.IntegerField(help_text="The player merged into the one who stays (deleted).")
+
+
+class IscrittiImport(_TournamentScoped, APIView):
+    """Upload the desktop tool's workbook (multipart field ``file``, .xls or .xlsx): one
+    transaction; a bad row answers 400 with ``line`` and the field, and nothing is imported."""
+
+    permission_classes = [TournamentObjectPermission]
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        request={"multipart/form-data": {"type": "object",
+                                         "properties": {"file": {"type": "string", "format": "binary"}}}},
+        responses={201: inline_serializer("IscrittiImportResult", {
+            "registered": serializers.IntegerField(),
+            "skipped": serializers.ListField(child=serializers.IntegerField()),
+            "duplicates": inline_serializer("IscrittiDuplicate", {
+                "row": serializers.IntegerField(), "player": Person,
+                "candidates": Candidate}, many=True),
+        })},
+        summary="Import the clubs' “Iscritti” registration sheet (.xls/.xlsx); probable duplicates listed",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise DomainError(_("Choose an .xls or .xlsx file."), field="file", rule="FORMAT")
+        report = import_iscritti(self.get_tournament(), upload.read(), upload.name or "", actor=request.user)
+        people = Player.objects.select_related("club").in_bulk(
+            [d.player_id for _r, _p, found in report.duplicates for d in found])
+        return Response({
+            "registered": len(report.registered), "skipped": report.skipped,
+            "duplicates": [{"row": row, "player": _person(p),
+                            "candidates": [{"player": _person(people[d.player_id]), "distance": d.distance,
+                                            "same": d.same} for d in found if d.player_id in people]}
+                           for row, p, found in report.duplicates],
+        }, status=status.HTTP_201_CREATED)
+
+
+class Duplicates(_TournamentScoped, APIView):
+    permission_classes = [TournamentObjectPermission]
+
+    @extend_schema(responses=inline_serializer("Flagged", {"player": Person, "candidates": Candidate}, many=True),
+                   summary="Players registered here with probable duplicates (organizer)")
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = self.get_tournament()
+        if not is_organizer(request.user, tournament):
+            raise PermissionDeniedError(_("Only an organizer of this tournament can do this."), rule="ROLE")
+        return Response([{"player": _person(f.player),
+                          "candidates": [{"player": _person(p), "distance": d.distance, "same": d.same}
+                                         for p, d in f.candidates]} for f in merge.flagged(tournament)])
+
+
+class Merge(_TournamentScoped, APIView):
+    permission_classes = [TournamentObjectPermission]
+    parser_classes = [JSONParser, FormParser]
+
+    @extend_schema(request=MergeSerializer, responses={200: Person},
+                   summary="Merge two records of the same person: the organizer picks who stays")
+    def post(self, request: Request, slug: str) -> Response:
+        s = MergeSerializer(data=request.data)
+        if not s.is_valid():
+            field, errors = next(iter(s.errors.items()))
+            raise DomainError(str(errors[0]), field=field, rule="FORMAT")
+        kept = merge.merge_players(self.get_tournament(), keep=s.validated_data["keep"],
+                                   drop=s.validated_data["drop"], actor=request.user)
+        return Response(_person(kept))

@@ -1,0 +1,117 @@
+"""Organizer pages of a club's switch-over: import the desktop tool's "Iscritti" sheet (.xls or
+.xlsx), see the probable duplicates, and merge two records of the same person (the organizer
+picks who stays; never automatic). Thin: ``tournaments.iscritti`` and ``tournaments.merge`` do
+the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from config.errors import DomainError, PermissionDeniedError
+
+from . import merge
+from .forms import add_domain_error
+from .iscritti import import_iscritti
+from .models import Player, Registration, Tournament
+from .services import CsvImportError
+from .views import staff_required
+
+MAX_UPLOAD = 5 * 1024 * 1024
+
+
+class IscrittiForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Registration sheet (.xls or .xlsx)"),
+        help_text=gettext_lazy("The desktop tool's workbook: its “Iscritti” sheet (ID, Nome, Cognome, Nick, "
+                               "Club, Partecipa, Regione, Data di nascita, e-mail). Rows with Partecipa = NO "
+                               "are skipped; a file with one bad row imports nothing."),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if not upload.name.lower().endswith((".xls", ".xlsx")):
+            raise forms.ValidationError(_("Choose an .xls or .xlsx file."))
+        if upload.size > MAX_UPLOAD:
+            raise forms.ValidationError(_("The file is larger than 5 MB."))
+        return upload
+
+
+def report_rows(report: Any) -> list[dict[str, Any]]:
+    """The import's probable duplicates, with the players they may be."""
+    people = Player.objects.select_related("club").in_bulk(
+        [d.player_id for _row, _p, found in report.duplicates for d in found])
+    return [{"row": row, "player": player,
+             "candidates": [{"player": people[d.player_id], "distance": d.distance, "same": d.same}
+                            for d in found if d.player_id in people]}
+            for row, player, found in report.duplicates]
+
+
+@staff_required("organizer")
+@require_http_methods(["GET", "POST"])
+def iscritti_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = IscrittiForm()
+    report, status = None, 200
+    if request.method == "POST":
+        form = IscrittiForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                report = import_iscritti(tournament, upload.read(), upload.name, actor=request.user)
+            except CsvImportError as exc:
+                field = f" ({exc.field})" if exc.field else ""
+                form.add_error("file", _("Row %(line)s%(field)s: %(message)s. Nothing was imported.")
+                               % {"line": exc.line, "field": field, "message": exc.message})
+            except PermissionDeniedError:
+                raise
+            except DomainError as exc:
+                add_domain_error(form, exc)
+        if report is None:
+            status = 400
+    return render(request, "tournaments/iscritti.html", {
+        "tournament": tournament, "form": form, "report": report,
+        "duplicates": report_rows(report) if report else [],
+    }, status=status)
+
+
+@staff_required("organizer")
+@require_http_methods(["GET"])
+def duplicates(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/duplicates.html", {
+        "tournament": tournament, "flagged": merge.flagged(tournament),
+    })
+
+
+@staff_required("organizer")
+@require_http_methods(["GET", "POST"])
+def merge_player(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    """Compare a registered player with their probable duplicates; the organizer picks who stays."""
+    reg = get_object_or_404(Registration.objects.select_related("player__club"), tournament=tournament, player_id=pk)
+    status, chosen = 200, {"other": request.POST.get("other", ""), "keep": request.POST.get("keep", "")}
+    if request.method == "POST":
+        try:
+            other = int(chosen["other"]) if chosen["other"].isdigit() else 0
+            if not other or chosen["keep"] not in ("this", "other"):
+                raise DomainError(_("Choose the other record and which player stays."), field="keep",
+                                  rule="IDENTITY")
+            keep, drop = (pk, other) if chosen["keep"] == "this" else (other, pk)
+            kept = merge.merge_players(tournament, keep=keep, drop=drop, actor=request.user)
+        except PermissionDeniedError:
+            raise
+        except DomainError as exc:
+            messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+            status = exc.status_code
+        else:
+            messages.success(request, _("Merged: %(name)s stays.") % {"name": kept.full_name})
+            return redirect("tournaments:duplicates", slug=tournament.slug)
+    return render(request, "tournaments/merge.html", {
+        "tournament": tournament, "player": reg.player, "candidates": merge.duplicates_of(reg.player),
+        "chosen": chosen,
+    }, status=status)

@@ -1,0 +1,129 @@
+"""Merging two records of the same person (flagged by :mod:`tournaments.identity`), never
+automatically: the organizer picks which player stays. Registrations, check-ins, seats, access
+links, confirmations and the player ids inside stored results move to the player who stays;
+blank fields of that player are filled from the other; the other record is deleted. One
+transaction, audited.
+
+An organizer may merge a player registered in their tournament with any probable duplicate of
+them; two players seated in the same game (they cannot be one person) are refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import ForeignKey
+from django.utils.translation import gettext as _
+
+from config.errors import ConflictError, DomainError
+
+from . import audit
+from .identity import Candidate, ProbableDuplicate, probable_duplicates
+from .models import CheckIn, Player, Registration, Tournament
+from .services import require_organizer
+
+FILLED = ("nickname", "email", "birth_date", "club", "national_id")
+
+
+@dataclass(frozen=True)
+class Flagged:
+    player: Player
+    candidates: list[tuple[Player, ProbableDuplicate]]
+
+
+def duplicates_of(player: Player) -> list[tuple[Player, ProbableDuplicate]]:
+    """Known players that are probably ``player`` (closest first)."""
+    known = [Candidate(p.pk, p.first_name, p.last_name, p.birth_date)
+             for p in Player.objects.exclude(pk=player.pk).only("first_name", "last_name", "birth_date")]
+    found = probable_duplicates(player.first_name, player.last_name, player.birth_date, known)
+    national_id = player.national_id
+    if national_id:  # the same national id is the same person whatever the spelling
+        same = Player.objects.filter(national_id=national_id).exclude(pk=player.pk).values_list("pk", flat=True)
+        found = [ProbableDuplicate(pk, 0, True) for pk in same] + [d for d in found if d.player_id not in same]
+    people = Player.objects.select_related("club").in_bulk([d.player_id for d in found])
+    return [(people[d.player_id], d) for d in found if d.player_id in people]
+
+
+def flagged(tournament: Tournament) -> list[Flagged]:
+    """Every player registered in ``tournament`` with probable duplicates among all players."""
+    out = []
+    for reg in Registration.objects.filter(tournament=tournament).select_related("player__club").order_by("pk"):
+        candidates = duplicates_of(reg.player)
+        if candidates:
+            out.append(Flagged(reg.player, candidates))
+    return out
+
+
+def _identity(p: Player) -> dict[str, Any]:
+    return {"id": p.pk, "name": p.full_name, "nickname": p.nickname,
+            "club": p.club.name if p.club_id else "", "national_id": p.national_id}
+
+
+def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -> Player:
+    """Merge player ``drop`` into player ``keep`` (see the module's docstring)."""
+    require_organizer(actor, tournament)
+    if keep == drop:
+        raise DomainError(_("Choose two different players."), field="drop", rule="IDENTITY")
+    with transaction.atomic():
+        found = Player.objects.select_for_update().select_related("club").in_bulk([keep, drop])
+        if keep not in found or drop not in found:
+            raise DomainError(_("This player does not exist."), field="keep" if keep not in found else "drop",
+                              rule="IDENTITY")
+        kept, gone = found[keep], found[drop]
+        ours = Registration.objects.filter(tournament=tournament, player_id__in=[keep, drop]).exists()
+        if not ours:
+            raise DomainError(_("Neither player is registered in this tournament."), field="drop",
+                              rule="IDENTITY")
+        if gone.pk not in {d.player_id for _p, d in duplicates_of(kept)}:
+            raise DomainError(_("These two players are not flagged as probable duplicates."), field="drop",
+                              rule="IDENTITY")
+        from tables.models import Seat
+
+        clash = Seat.objects.filter(player_id=keep, game_id__in=Seat.objects.filter(player_id=drop).values("game_id"))
+        if clash.exists():
+            raise ConflictError(_("Both players sat in the same game: they cannot be the same person."),
+                                field="drop", rule="IDENTITY")
+        before = {"keep": _identity(kept), "drop": _identity(gone)}
+        # registrations: one per tournament; the dropped one's check-ins go to the kept one
+        for reg in Registration.objects.filter(player_id=drop):
+            twin = Registration.objects.filter(tournament_id=reg.tournament_id, player_id=keep).first()
+            if twin is None:
+                Registration.objects.filter(pk=reg.pk).update(player_id=keep)
+                continue
+            have = set(CheckIn.objects.filter(registration=twin).values_list("game_number", flat=True))
+            CheckIn.objects.filter(registration=reg).exclude(game_number__in=have).update(registration=twin)
+            CheckIn.objects.filter(registration=reg).delete()
+            reg.delete()
+        # every other reference to the player (seats, links, confirmations…)
+        for f in Player._meta.get_fields(include_hidden=True):
+            if f.is_relation and f.auto_created and not f.concrete and isinstance(f.remote_field, ForeignKey):
+                model = f.related_model
+                if model is not Registration:
+                    model._default_manager.filter(**{f.remote_field.name: drop}).update(
+                        **{f.remote_field.name: keep})
+        _rewrite_results(drop, keep)
+        for name in FILLED:
+            if not getattr(kept, name) and getattr(gone, name):
+                setattr(kept, name, getattr(gone, name))
+        gone.delete()  # first: the kept player may take over its unique national id
+        kept.save()
+        audit.record(actor=actor, action="player.merge", obj=kept, tournament=tournament, before=before,
+                     after={"keep": _identity(kept)})
+    from scoring import selectors as scoring_selectors
+
+    for tid in set(Registration.objects.filter(player=kept).values_list("tournament_id", flat=True)):
+        scoring_selectors.invalidate(tid)  # cached standings name the dropped player
+        transaction.on_commit(lambda tid=tid: scoring_selectors.invalidate(tid))
+    return kept
+
+
+def _rewrite_results(drop: int, keep: int) -> None:
+    """Stored results name players by id (scores of every seat): the dropped id becomes the kept one."""
+    from scoring.models import ResultSubmission
+
+    for sub in ResultSubmission.objects.filter(table__seats__player_id=keep).distinct():
+        scores = [dict(r, player=keep) if r.get("player") == drop else r for r in sub.scores]
+        if scores != sub.scores:
+            ResultSubmission.objects.filter(pk=sub.pk).update(scores=scores)
