@@ -271,8 +271,8 @@ def event_ranking(tournament: Tournament) -> dict[str, Any]:
     return {
         "event_type": event_type, "class": rk.event_class(event_type, rounds), "table_games": table_games,
         "counts": rk.counts(table_games, dates[-1].year), "year": dates[-1].year,
-        "contributions": [{"player": s.player, "name": r["name"], "position": s.position, "vt": vt.get(s.player, 0.0)}
-                          for s, r in zip(stand, rows, strict=True)],
+        "contributions": [{"player": s.player, "name": r["name"], "club": r.get("club", ""), "position": s.position,
+                           "vt": vt.get(s.player, 0.0)} for s, r in zip(stand, rows, strict=True)],
         "events": [rk.event_row(event=event, name=tournament.name, organizer=organizer, venue=tournament.venue,
                                 start=dates[0], end=dates[-1], event_type=event_type, rounds=rounds,
                                 participants=len(stand), table_games=table_games)],

@@ -6,6 +6,7 @@ app_name = "scoring"
 urlpatterns = [
     path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/standings/print/", views.print_ranking, name="print"),
+    path("t/<slug:slug>/standings/ranking/", views.ranking_page, name="ranking"),
     path("t/<slug:slug>/standings/player/<int:pk>/", views.player_page, name="player"),
     path("t/<slug:slug>/results/", views.results_status, name="status"),
     path("t/<slug:slug>/results/format/", views.format_page, name="format"),

@@ -74,6 +74,20 @@ def print_ranking(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+def ranking_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """K-RANKING: each player's national-ranking contribution from this event (public: name,
+    nickname and club only), with the event's rows for the ranking as CSV/XLSX."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(request, "scoring/ranking.html", {
+        "tournament": tournament, "r": selectors.event_ranking(tournament),
+        "finished": tournament.status == Tournament.Status.FINISHED,
+        "exports": [(what, label) for what, label in (
+            ("ranking-events", _("Event")), ("ranking-games", _("Games")),
+            ("ranking-standings", _("Standings")))],
+    })
+
+
+@require_GET
 def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     player = get_object_or_404(Player, pk=pk)

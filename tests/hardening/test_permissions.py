@@ -55,6 +55,8 @@ EXPECTED: dict[str, Any] = {
     "api-registration-withdraw": {"post": ORGANIZER},
     "api-checkins": {"post": REFEREE},
     "api-roles": {"post": ORGANIZER}, "api-role": {"delete": ORGANIZER},
+    "api-registrations-iscritti": {"post": ORGANIZER},  # the clubs' "Iscritti" sheet
+    "api-duplicates": READ, "api-players-merge": {"post": ORGANIZER},
     "api-links": {"post": ORGANIZER}, "api-link-revoke": {"post": ORGANIZER},
     "tables-api-game": READ,
     "tables-api-compose": {"post": ORGANIZER}, "tables-api-swap": {"post": ORGANIZER},
@@ -76,7 +78,7 @@ EXPECTED: dict[str, Any] = {
     "tables_referee:referee_status": READ,
     "tables:game_tables": READ, "tables:table": READ, "tables:sheet": READ, "tables:where": READ,
     "tables:objective": READ, "tables:organize": {"post": ORGANIZER}, "tables:knockout": READ,
-    "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ,
+    "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ, "scoring:ranking": READ,
     "scoring:status": {"post": ORGANIZER},  # scoring settings
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},
     "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
@@ -90,6 +92,8 @@ EXPECTED: dict[str, Any] = {
     "tournaments:registrations": READ,
     "tournaments:withdraw": {"post": ORGANIZER}, "tournaments:promote": {"post": ORGANIZER},
     "tournaments:import": {"post": ORGANIZER}, "tournaments:export": READ,
+    "tournaments:iscritti": {"post": ORGANIZER}, "tournaments:duplicates": READ,
+    "tournaments:merge": {"post": ORGANIZER},
     "tournaments:checkin": READ, "tournaments:checkin_count": READ,
     "tournaments:checkin_toggle": {"post": REFEREE},
     "tournaments:staff": {"post": ORGANIZER},
