@@ -1,5 +1,5 @@
 """Browser tests: headless Debian Chromium (Playwright's ``executable_path``; never
-``playwright install``) against the app served on 127.0.0.1 by ``live_server``, on PostgreSQL and
+``playwright install``) against the app served on 127.0.0.1 (``app_server``), on PostgreSQL and
 Redis with a real Celery worker subprocess pointed at the test database.
 
 Every page opened through :class:`Browser` is watched: a console error, an uncaught exception, a
@@ -35,8 +35,6 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
 
-# live_server listens on 127.0.0.1 (not "localhost", which may resolve to ::1)
-os.environ.setdefault("DJANGO_LIVE_TEST_SERVER_ADDRESS", "127.0.0.1")
 
 
 def _missing() -> str:
@@ -231,14 +229,29 @@ class Browser:
 
 
 @pytest.fixture
-def browser(live_server: Any, e2e_ready: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+def app_server(e2e_ready: None, transactional_db: None) -> Iterator[Any]:
+    """The app on 127.0.0.1, started AFTER the settings above: Django's middleware reads
+    SECURE_SSL_REDIRECT & co. once, when the server's handler is built (pytest-django's
+    session-wide ``live_server`` would be built with the production values, HTTPS on)."""
+    from pytest_django.live_server_helper import LiveServer
+
+    server = LiveServer("127.0.0.1")
+    yield server
+    server.stop()
+    # (a request thread may keep its idle database connection open until the process ends:
+    # pytest-django then warns that the test database could not be dropped; the next run
+    # recreates it)
+
+
+@pytest.fixture
+def browser(app_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls are
     # plain synchronous code all the same
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as pw:
-        b = Browser(pw, live_server.url)
+        b = Browser(pw, app_server.url)
         try:
             yield b
         finally:
