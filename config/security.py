@@ -151,6 +151,10 @@ class LoginRateLimitMiddleware:
             if is_locked(username, ip):
                 return self._refuse_form(request)
         basic = _basic_username(request)
+        if "\x00" in basic or "\x00" in request.META.get("HTTP_AUTHORIZATION", ""):
+            # PostgreSQL refuses NUL in a query: answer like any bad credentials, never a 500.
+            return JsonResponse({"detail": _("Invalid username/password."), "rule": "LOGIN"},
+                                status=401)
         if basic and is_locked(basic, ip):
             return JsonResponse({"detail": self.message(), "rule": "LOGIN-RATE"}, status=429,
                                 headers={"Retry-After": str(_window())})

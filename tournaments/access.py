@@ -8,6 +8,7 @@ own objective card, confirm their own table's result).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth import login
@@ -17,11 +18,16 @@ from config.errors import DomainError
 
 from .models import AccessLink, Player, Tournament
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SESSION_KEY = "player_links"  # {str(tournament id): player id}
 
 
 def use_access_link(request: Any, token: str) -> AccessLink:
     """Open a private link in this browser; refused when unknown or revoked."""
+    # Tokens are URL-safe base64 (models.new_token): anything else (a NUL byte, which
+    # PostgreSQL refuses in a query, or a 10 kB string) is unknown without asking the database.
+    if not _TOKEN.fullmatch(token or ""):
+        raise DomainError("This private link is unknown or has been revoked.", field="token")
     link = (
         AccessLink.objects.select_related("tournament", "user", "player")
         .filter(token=token)

@@ -67,7 +67,7 @@ def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -
     if keep == drop:
         raise DomainError(_("Choose two different players."), field="drop", rule="IDENTITY")
     with transaction.atomic():
-        found = Player.objects.select_for_update().select_related("club").in_bulk([keep, drop])
+        found = Player.objects.select_for_update(of=("self",)).select_related("club").in_bulk([keep, drop])
         if keep not in found or drop not in found:
             raise DomainError(_("This player does not exist."), field="keep" if keep not in found else "drop",
                               rule="IDENTITY")

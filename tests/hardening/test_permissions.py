@@ -55,8 +55,6 @@ EXPECTED: dict[str, Any] = {
     "api-registration-withdraw": {"post": ORGANIZER},
     "api-checkins": {"post": REFEREE},
     "api-roles": {"post": ORGANIZER}, "api-role": {"delete": ORGANIZER},
-    "api-registrations-iscritti": {"post": ORGANIZER},  # the clubs' "Iscritti" sheet
-    "api-duplicates": READ, "api-players-merge": {"post": ORGANIZER},
     "api-links": {"post": ORGANIZER}, "api-link-revoke": {"post": ORGANIZER},
     "tables-api-game": READ,
     "tables-api-compose": {"post": ORGANIZER}, "tables-api-swap": {"post": ORGANIZER},
@@ -92,8 +90,6 @@ EXPECTED: dict[str, Any] = {
     "tournaments:registrations": READ,
     "tournaments:withdraw": {"post": ORGANIZER}, "tournaments:promote": {"post": ORGANIZER},
     "tournaments:import": {"post": ORGANIZER}, "tournaments:export": READ,
-    "tournaments:iscritti": {"post": ORGANIZER}, "tournaments:duplicates": READ,
-    "tournaments:merge": {"post": ORGANIZER},
     "tournaments:checkin": READ, "tournaments:checkin_count": READ,
     "tournaments:checkin_toggle": {"post": REFEREE},
     "tournaments:staff": {"post": ORGANIZER},

@@ -41,8 +41,23 @@ def _checks() -> list[Any]:
 def test_every_api_operation_survives_generated_requests(
     demo_tournament: Tournament, who: str, capsys: Any,
 ) -> None:
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
     from config.wsgi import application
 
+    # As Django's test client does: the WSGI app must not close the test's database connection
+    # (inside the test transaction) at the start and end of every request.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        _run_schemathesis(application, who, capsys)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+def _run_schemathesis(application: Any, who: str, capsys: Any) -> None:
     schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
     headers = {}
     if who == "organizer":

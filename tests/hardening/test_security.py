@@ -180,3 +180,10 @@ def test_guessed_tokens_open_nothing(db: Any, client: Client, token: str) -> Non
     response = client.get(f"/l/{token}/")
     assert response.status_code in (400, 403, 404)
     assert not client.session.get("player_links") and "_auth_user_id" not in client.session
+
+
+def test_a_nul_byte_in_basic_credentials_is_a_401_not_a_server_error(db: Any, client: Client) -> None:
+    """Found by schemathesis on PostgreSQL (NUL cannot go into a query)."""
+    header = "Basic " + base64.b64encode(b"orga\x00nizer:pw").decode()
+    response = client.get("/api/tournaments/", HTTP_AUTHORIZATION=header)
+    assert response.status_code == 401
