@@ -7,11 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -22,7 +19,7 @@ from config.errors import ConflictError, DomainError, PermissionDeniedError
 from tables.models import Table
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
-from tournaments.permissions import is_organizer, is_referee
+from tournaments.permissions import is_referee, staff_required
 
 from . import selectors, services
 from .models import ResultSubmission
@@ -36,24 +33,6 @@ def _status_label(code: str) -> str:
         selectors.MISSING: _("missing"), selectors.TO_CONFIRM: _("to confirm"),
         selectors.CONFIRMED: _("confirmed"), selectors.DISPUTED: _("disputed"),
     }[code]
-
-
-def staff_only(role: str) -> Callable[..., Any]:
-    check = is_organizer if role == "organizer" else is_referee
-
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            tournament = get_object_or_404(Tournament, slug=slug)
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            if not check(request.user, tournament):
-                raise PermissionDenied(_("You have no role in this tournament that allows this."))
-            return view(request, tournament, *args, **kwargs)
-
-        return wrapper
-
-    return decorator
 
 
 # ------------------------------------------------------------------ public pages
@@ -193,7 +172,7 @@ def _clean_ints(data: dict[str, Any]) -> dict[str, Any]:
             "armies": {k: num(v) for k, v in data["armies"].items()}}
 
 
-@staff_only("referee")
+@staff_required("referee")
 def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
     table = _table(tournament, pk)
     state = selectors.table_state(table)
@@ -263,7 +242,7 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
 
 
 # ------------------------------------------------------------------ organizer
-@staff_only("organizer")
+@staff_required("organizer")
 def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     from django.contrib import messages
 
@@ -293,7 +272,7 @@ def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse
 FORMAT_FIELDS = ("best_n", "games_count", "chain", "win_bonus", "shared_win_bonus")
 
 
-@staff_only("organizer")
+@staff_required("organizer")
 def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Pick a format preset, see every number, change what the format allows."""
     from . import presets

@@ -4,14 +4,11 @@ Thin: every write is a ``tables.services`` call."""
 
 from __future__ import annotations
 
-from functools import wraps
 from typing import Any
 
 import segno
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,7 +22,7 @@ from tables import api, selectors, services
 from tables.models import Game
 from tables.seating import PRIORITIES, PRIORITY_LABELS
 from tournaments.models import Player, Tournament
-from tournaments.permissions import is_organizer
+from tournaments.permissions import is_organizer, staff_required
 
 # ------------------------------------------------------------------------------ helpers
 
@@ -44,22 +41,7 @@ def _game(slug: str, number: int) -> tuple[Tournament, Game]:
     return tournament, game
 
 
-def organizer_required(view: Any) -> Any:
-    """Anonymous → login page; signed in without the organizer role → 403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        tournament = get_object_or_404(Tournament, slug=slug)
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_organizer(request.user, tournament):
-            raise PermissionDenied(_("Only an organizer of this tournament can do this."))
-        try:
-            return view(request, tournament, *args, **kwargs)
-        except PermissionDeniedError as exc:
-            raise PermissionDenied(exc.message) from exc
-
-    return wrapper
+organizer_required = staff_required("organizer")
 
 
 def _error_text(exc: DomainError) -> str:

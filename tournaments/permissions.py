@@ -7,9 +7,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from config.errors import PermissionDeniedError
 
 from .models import Tournament, TournamentRole
 
@@ -54,3 +63,30 @@ class TournamentObjectPermission(BasePermission):
             return True  # e.g. creating a tournament: any signed-in user becomes its organizer
         check = is_organizer if getattr(view, "required_role", "organizer") == "organizer" else is_referee
         return check(request.user, tournament)
+
+
+def staff_required(role: str) -> Callable[..., Any]:
+    """Page decorator for ``view(request, tournament, ...)`` routed as ``<slug>``: anonymous →
+    login page; signed in without ``role`` ("organizer" or "referee") → 403 page; a service's
+    PermissionDeniedError → 403 page too."""
+    if role == "organizer":
+        check, refusal = is_organizer, _("Only an organizer of this tournament can do this.")
+    else:
+        check, refusal = is_referee, _("Only a referee or an organizer of this tournament may do this.")
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            tournament = get_object_or_404(Tournament, slug=slug)
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not check(request.user, tournament):
+                raise PermissionDenied(refusal)
+            try:
+                return view(request, tournament, *args, **kwargs)
+            except PermissionDeniedError as exc:
+                raise PermissionDenied(exc.message) from exc
+
+        return wrapper
+
+    return decorator

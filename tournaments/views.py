@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -21,7 +17,7 @@ from . import selectors, services
 from .access import linked_player, use_access_link
 from .forms import CsvImportForm, RegistrationForm, RoleForm, TournamentForm, add_domain_error
 from .models import AccessLink, Club, Registration, Tournament, TournamentRole
-from .permissions import is_organizer, is_referee
+from .permissions import is_organizer, staff_required
 
 
 def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -29,28 +25,6 @@ def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
     if not selectors.can_see(request.user, tournament):
         raise Http404
     return tournament
-
-
-def staff_required(role: str) -> Callable[..., Any]:
-    """Page decorator: anonymous → login page; signed in without the role → 403 page."""
-    check = is_organizer if role == "organizer" else is_referee
-
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            tournament = get_object_or_404(Tournament, slug=slug)
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            if not check(request.user, tournament):
-                raise PermissionDenied(_("You have no role in this tournament that allows this."))
-            try:
-                return view(request, tournament, *args, **kwargs)
-            except PermissionDeniedError as exc:
-                raise PermissionDenied(exc.message) from exc
-
-        return wrapper
-
-    return decorator
 
 
 def _message_error(request: HttpRequest, exc: DomainError) -> None:
