@@ -7,13 +7,13 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables.models import Table
+from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Tournament
 from tournaments.permissions import TournamentObjectPermission
@@ -123,6 +123,29 @@ class FormatAPI(APIView):
         services.apply_preset(actor=request.user, tournament=self.get_tournament(),
                               preset_id=ser.validated_data["preset"], changes=ser.validated_data.get("changes") or {})
         return Response(self._state())
+
+
+class GameFinishSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    status = serializers.CharField()
+    finished_at = serializers.DateTimeField()
+
+
+class FinishGameAPI(APIView):
+    """Close a game once every table's result is confirmed (organizer): its status becomes
+    finished and the next game can be composed from it."""
+
+    permission_classes = [TournamentObjectPermission]
+    required_role = "organizer"
+
+    def get_tournament(self) -> Tournament:
+        return get_object_or_404(Tournament, slug=self.kwargs["slug"])
+
+    @extend_schema(request=None, responses=GameFinishSerializer, summary="Finish a game (organizer)")
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        game = get_object_or_404(Game, tournament=self.get_tournament(), number=number)
+        game = services.finish_game(actor=request.user, game=game)
+        return Response({"game": game.number, "status": game.status, "finished_at": game.finished_at})
 
 
 class RankingAPI(APIView):

@@ -9,6 +9,7 @@ urlpatterns = [
     path("t/<slug:slug>/standings/ranking/", views.ranking_page, name="ranking"),
     path("t/<slug:slug>/standings/player/<int:pk>/", views.player_page, name="player"),
     path("t/<slug:slug>/results/", views.results_status, name="status"),
+    path("t/<slug:slug>/results/game/<int:number>/finish/", views.finish_game, name="finish-game"),
     path("t/<slug:slug>/results/format/", views.format_page, name="format"),
     path("t/<slug:slug>/results/table/<int:pk>/", views.table_page, name="table"),
     path("t/<slug:slug>/results/table/<int:pk>/enter/", views.enter_result, name="enter"),

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
-from tables.models import Table
+from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_referee, staff_required
@@ -258,15 +258,31 @@ def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse
         except (DomainError, ValueError) as exc:
             messages.error(request, getattr(exc, "message", str(exc)))
     states = selectors.table_states(tournament)
-    games: dict[int, list[dict[str, Any]]] = {}
+    games: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
     counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
     for st in states:
         counts[st.status] += 1
-        games.setdefault(st.table.game.number, []).append({"state": st, "label": _status_label(st.status)})
+        game = st.table.game
+        games.setdefault(game.number, (game, []))[1].append({"state": st, "label": _status_label(st.status)})
     return render(request, "scoring/status.html", {
-        "tournament": tournament, "games": sorted(games.items()), "settings": selectors.settings_for(tournament),
+        "tournament": tournament, "games": [games[n] for n in sorted(games)],
+        "settings": selectors.settings_for(tournament),
         "counts": [(_status_label(k), v, k) for k, v in counts.items()],
     })
+
+
+@require_POST
+@staff_required("organizer")
+def finish_game(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    from django.contrib import messages
+
+    game = get_object_or_404(Game, tournament=tournament, number=number)
+    try:
+        services.finish_game(actor=request.user, game=game)
+        messages.success(request, _("Game %(n)s finished.") % {"n": number})
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("scoring:status", slug=tournament.slug)
 
 
 FORMAT_FIELDS = ("best_n", "games_count", "chain", "win_bonus", "shared_win_bonus")

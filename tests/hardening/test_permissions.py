@@ -70,6 +70,7 @@ EXPECTED: dict[str, Any] = {
     "api-table-expiry-seat": {"post": REFEREE}, "api-table-undo": {"post": REFEREE},
     "scoring-api-standings": READ, "scoring-api-ranking": READ,
     "scoring-api-format": {"post": ORGANIZER},  # choose a format preset
+    "scoring-api-finish-game": {"post": ORGANIZER}, "scoring:finish-game": {"post": ORGANIZER},
     "scoring-api-table-results": {"post": REFEREE},
     "scoring-api-confirm": {"post": REFEREE | {"player"}},
     "tables_referee:projector": READ, "tables_referee:referee_table": {"post": REFEREE},

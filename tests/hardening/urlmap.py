@@ -108,6 +108,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:standings": lambda w: {"slug": w.slug}, "scoring:print": lambda w: {"slug": w.slug},
     "scoring:player": lambda w: {"slug": w.slug, "pk": w.player},
     "scoring:status": lambda w: {"slug": w.slug},
+    "scoring-api-finish-game": _game, "scoring:finish-game": _game,
     "scoring:table": lambda w: {"slug": w.slug, "pk": w.table1},
     "scoring:enter": lambda w: {"slug": w.slug, "pk": w.table2},
     "scoring:confirm": lambda w: {"slug": w.slug, "pk": w.result},
