@@ -340,7 +340,11 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
     assert board.evaluate(game1_cell, first) == str(mine["tournament_points"])
     assert board.evaluate("() => window.__notReloaded === true")
     b.check(board, "18-phone-standings-live")
-    scoring_services.finish_game(actor=organizer, game=game1)
+    org.goto(reverse("scoring:status", args=[slug]))
+    org.click(f"form[action='{reverse('scoring:finish-game', args=[slug, 1])}'] button")
+    org.wait_for_selector(".messages li.success")
+    game1.refresh_from_db()
+    assert game1.status == "finished"
 
     # ---------------------------------------------------------------- games 2 and 3
     from math import comb
