@@ -182,7 +182,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.api.SafeLimitOffsetPagination",  # bounded offset/limit
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }

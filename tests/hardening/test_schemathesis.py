@@ -18,6 +18,7 @@ import os
 from typing import Any
 
 import pytest
+from django.db import DatabaseError, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -77,7 +78,14 @@ def _run_schemathesis(application: Any, who: str, capsys: Any) -> None:
         def run(case: Any, real: bool) -> None:
             if real and case.path_parameters:
                 case.path_parameters = {k: REAL.get(k, v) for k, v in case.path_parameters.items()}
+            # Each request in its own savepoint, as each real request is its own transaction:
+            # a database error in one must not poison the next (PostgreSQL).
+            sid = transaction.savepoint()
             response = case.call(headers=headers)
+            try:
+                transaction.savepoint_commit(sid)
+            except DatabaseError:
+                transaction.savepoint_rollback(sid)
             statuses[response.status_code] += 1
             try:
                 case.validate_response(response, checks=checks, headers=headers)
