@@ -20,6 +20,9 @@ from functools import cache
 from tables.seating import UNCOVERABLE, SeatingError, table_sizes
 
 MAX_BEST_LOSERS = 5  # per round; more would not be a knock-out any more
+# Far above any real event (the largest Italian ones have a few hundred players); the planner's
+# work grows with the entrants, and the plan is a public GET: ?entrants=10**9 must not hang it.
+MAX_ENTRANTS = 10_000
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,8 @@ def plan_knockout(entrants: int, final_size: int = 5, prefer: str = "fives") -> 
         raise SeatingError("T-SIZE", f"A final has 4 or 5 players, not {final_size}.")
     if prefer not in ("fives", "fours"):
         raise SeatingError("K-KO", f"Unknown preference {prefer!r}.", ["fives", "fours"])
+    if entrants > MAX_ENTRANTS:
+        raise SeatingError("K-KO", f"At most {MAX_ENTRANTS} players can be planned, not {entrants}.")
     if entrants < final_size:
         raise SeatingError("K-KO", f"{entrants} players cannot fill a final of {final_size}.",
                            [f"a final of {entrants}" if entrants in (4, 5) else "more players"])

@@ -193,3 +193,13 @@ def test_a_stray_carriage_return_is_a_clear_csv_refusal_not_a_crash(demo_module:
                            {"file": SimpleUploadedFile("p.csv", content, "text/csv")})
     assert response.status_code == 400
     assert response.json()["rule"] == "CSV" and response.json()["line"] >= 1
+
+
+def test_a_huge_knockout_plan_is_refused_quickly_not_computed(demo_module: Any, db: Any) -> None:
+    """Found by schemathesis: the public plan endpoint with ?entrants=10**9 ran for minutes."""
+    import time
+
+    started = time.perf_counter()
+    response = Client().get("/api/tournaments/demo/knockout-plan/?entrants=1000000000")
+    assert response.status_code == 400 and response.json()["rule"] == "K-KO"
+    assert time.perf_counter() - started < 2
