@@ -3,6 +3,7 @@ number of players or tables (tests check this with ``django_assert_max_num_queri
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -187,6 +188,9 @@ def standings(tournament: Tournament) -> dict[str, Any]:
         "best_n": conf.best_n,
         "publish_unconfirmed": conf.publish_unconfirmed,
         "games": list(range(1, tournament.games_count + 1)),
+        # Names this computation: pages cache their rendering of it under this stamp, so a
+        # leaderboard polled by every phone in the hall is rendered once per change.
+        "stamp": uuid.uuid4().hex,
         "rows": [
             {**row.as_dict(), "name": names.get(row.player, "?"),
              "tiebreak_label": str(st.METRICS[row.tiebreak][1]) if row.tiebreak else "",

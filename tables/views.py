@@ -4,6 +4,7 @@ Thin: every write is a ``tables.services`` call."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -29,7 +30,13 @@ from tournaments.permissions import is_organizer, staff_required
 
 def qr_svg(request: HttpRequest, path: str) -> str:
     """An inline SVG QR code of the absolute URL of ``path`` (no external service)."""
-    url = request.build_absolute_uri(path)
+    return _qr_of(request.build_absolute_uri(path))
+
+
+@lru_cache(maxsize=4096)
+def _qr_of(url: str) -> str:
+    # Encoding is costly (~7 ms: segno tries every mask) and a URL's code never changes: a game
+    # page of 125 tables spent 90% of its time here before this cache.
     return mark_safe(segno.make(url, error="m").svg_inline(scale=3, dark="#000"))  # noqa: S308
 
 
