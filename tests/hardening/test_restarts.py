@@ -189,7 +189,8 @@ def test_worker_and_beat_killed_while_clocks_run(transactional_db: Any, tmp_path
     from tables.models import ClockEvent, TurnEvent
     from tests.tables.test_clocks import make_table, make_tournament
 
-    app.conf.task_always_eager = False  # this test talks to the real worker
+    # marked celery_worker: the root conftest leaves the real setting (off, with REDIS_URL) alone
+    assert not app.conf.task_always_eager, "a real worker needs CELERY_TASK_ALWAYS_EAGER off"
     env = {**os.environ, "DATABASE_URL": _test_db_url(), "CELERY_TASK_ALWAYS_EAGER": "false",
            "SECRET_KEY": settings.SECRET_KEY, "CONN_MAX_AGE": "0", "CI": ""}
     log = tmp_path / "celery.log"
@@ -242,4 +243,3 @@ def test_worker_and_beat_killed_while_clocks_run(transactional_db: Any, tmp_path
             assert TurnEvent.objects.filter(table=t, kind=TurnEvent.Kind.TIME_EXPIRED).count() == 1
     finally:
         kill_all()
-        app.conf.task_always_eager = True
