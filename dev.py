@@ -45,9 +45,9 @@ def ensure_virtualenv() -> None:
 
 
 def serve(args: list[str]) -> None:
-    _run(PYTHON, "manage.py", "migrate", "--noinput")
-    _run(PYTHON, "manage.py", "load_demo")
     address = args[0] if args else "127.0.0.1:8000"
+    _run(PYTHON, "manage.py", "migrate", "--noinput")
+    _run(PYTHON, "manage.py", "load_demo", "--base-url", f"http://{address}")
     print(f"\nOpen http://{address}/  (Ctrl+C stops the server)\n", flush=True)
     os.execv(PYTHON, [str(PYTHON), "manage.py", "runserver", address])
 
