@@ -9,7 +9,8 @@ Celery nothing is scheduled: the first read or write after the deadline marks th
 (:func:`ensure_marked`).
 
 Pausing (an incident at the table) and resuming are recorded with who and why; resuming shifts
-the deadline by the length of the pause.
+the deadline by the length of the pause. A referee may also extend a clock that has not expired
+(:func:`extend_clock`: who, why and how many minutes are recorded).
 """
 
 from __future__ import annotations
@@ -254,6 +255,53 @@ def resume_clock(table: Table, *, actor: Any, reason: str = "", now: dt.datetime
         transaction.on_commit(lambda: bump(locked))
 
 
+MAX_EXTENSION_MINUTES = 120  # one extension; a longer one is surely a typo (E-TIME)
+
+
+def extend_clock(table: Table, *, actor: Any, minutes: Any, reason: str,
+                 now: dt.datetime | None = None, expected_version: int | None = None) -> None:
+    """The referee grants more time (a long incident, a late table): the deadline moves later by
+    ``minutes``; who, why and how much are recorded. Refused before the start, once the time has
+    expired (the sdadata closure has begun, E-SUPP), with no reason, or with 0 or negative
+    minutes. Works while paused too: the frozen time left grows."""
+    now = _now(now)
+    reason = (reason or "").strip()
+    try:
+        amount = int(minutes)
+    except (TypeError, ValueError):
+        raise DomainError(_("Enter a whole number of minutes."), field="minutes", rule="E-TIME") from None
+    if amount <= 0:
+        raise DomainError(_("An extension is at least one minute."), field="minutes", rule="E-TIME")
+    if amount > MAX_EXTENSION_MINUTES:
+        raise DomainError(_("An extension is at most %(max)s minutes.") % {"max": MAX_EXTENSION_MINUTES},
+                          field="minutes", rule="E-TIME")
+    if not reason:
+        raise DomainError(_("Say why the clock is extended."), field="reason", rule="E-TIME")
+    with transaction.atomic():
+        locked = _locked(table)
+        _check_version(locked, expected_version)
+        if locked.deadline is None:
+            raise DomainError(_("The clock of this table has not started."), field="clock", rule="E-TIME")
+        if is_expired(locked, now):
+            raise DomainError(_("The time of this table has already expired: it can no longer be "
+                                "extended."), field="clock", rule="E-TIME")
+        before = locked.deadline
+        locked.deadline = locked.deadline + dt.timedelta(minutes=amount)
+        locked.version += 1
+        locked.save(update_fields=["deadline", "version"])
+        ClockEvent.objects.create(table=locked, kind=ClockEvent.Kind.EXTEND, at=now, by=_user(actor),
+                                  reason=reason[:200], seconds=amount * 60)
+        audit.record(actor=actor, action="table.clock_extend", obj=locked,
+                     tournament=locked.game.tournament,
+                     before={"deadline": before.isoformat()},
+                     after={"deadline": locked.deadline.isoformat(), "minutes": amount,
+                            "reason": reason})
+        _sync(table, locked)
+        if locked.paused_at is None:
+            _schedule_expiry(locked)  # a task for the old deadline finds it not due and does nothing
+        transaction.on_commit(lambda: bump(locked))
+
+
 def mark_expired(table_id: int, *, now: dt.datetime | None = None) -> bool:
     """Record that the time of the table has expired, exactly once. Returns whether this call
     marked it (False: not yet due, paused, finished, or already marked). Used by the task, the
@@ -304,6 +352,6 @@ def _user(actor: Any) -> Any:
 
 
 __all__ = [
-    "bump", "clock_state", "due_tables", "ensure_marked", "is_expired", "mark_expired",
+    "bump", "clock_state", "due_tables", "ensure_marked", "extend_clock", "is_expired", "mark_expired",
     "pause_clock", "remaining", "resume_clock", "ruleset_for", "start_clock", "time_limit",
 ]

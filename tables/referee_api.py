@@ -44,6 +44,13 @@ class ResumeSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, allow_null=True)
 
 
+class ExtendSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(help_text="Minutes added to the deadline (1 to 120; E-TIME).")
+    reason = serializers.CharField(max_length=200, help_text="Why (recorded with who and how much).")
+    version = serializers.IntegerField(required=False, allow_null=True,
+                                       help_text="The table version you saw; a stale one is 409.")
+
+
 class TurnEventSerializer(serializers.ModelSerializer):
     recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
     # plain text, not an enum: "kind" enums of other apps would collide in the schema
@@ -143,6 +150,17 @@ class ResumeView(_TableView):
         data = _valid(ResumeSerializer, request)
         table = self.get_table()
         clocks.resume_clock(table, actor=request.user, reason=data.get("reason", ""),
+                            expected_version=data.get("version"))
+        return Response(ClockSerializer(clocks.clock_state(table)).data)
+
+
+class ExtendView(_TableView):
+    @extend_schema(request=ExtendSerializer, responses=ClockSerializer,
+                   summary="Extend a clock that has not expired (referee)")
+    def post(self, request: Request, **kw: Any) -> Response:
+        data = _valid(ExtendSerializer, request)
+        table = self.get_table()
+        clocks.extend_clock(table, actor=request.user, minutes=data["minutes"], reason=data["reason"],
                             expected_version=data.get("version"))
         return Response(ClockSerializer(clocks.clock_state(table)).data)
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path(_T + "clock/", referee_api.ClockView.as_view(), name="api-table-clock"),
     path(_T + "clock/pause/", referee_api.PauseView.as_view(), name="api-table-clock-pause"),
     path(_T + "clock/resume/", referee_api.ResumeView.as_view(), name="api-table-clock-resume"),
+    path(_T + "clock/extend/", referee_api.ExtendView.as_view(), name="api-table-clock-extend"),
     path(_T + "turns/", referee_api.TurnsView.as_view(), name="api-table-turns"),
     path(_T + "turns/eliminate/", referee_api.EliminateView.as_view(), name="api-table-eliminate"),
     path(_T + "turns/expiry-seat/", referee_api.ExpirySeatView.as_view(), name="api-table-expiry-seat"),

@@ -88,7 +88,7 @@ def _last_is_expiry(table: Table) -> bool:
     return last is not None and last.kind == "time_expired"
 
 
-ACTIONS = ("end_turn", "eliminate", "expiry_seat", "undo", "pause", "resume")
+ACTIONS = ("end_turn", "eliminate", "expiry_seat", "undo", "pause", "resume", "extend")
 
 
 def _perform(request: HttpRequest, table: Table, action: str) -> str:
@@ -131,6 +131,11 @@ def _perform(request: HttpRequest, table: Table, action: str) -> str:
     if action == "resume":
         clocks.resume_clock(table, actor=user, reason=post.get("reason", ""), expected_version=version)
         return _("Clock resumed.")
+    if action == "extend":
+        minutes = _int(post.get("minutes"), "minutes")
+        clocks.extend_clock(table, actor=user, minutes=minutes, reason=post.get("reason", ""),
+                            expected_version=version)
+        return _("Clock extended by %(minutes)s minutes.") % {"minutes": minutes}
     raise DomainError(_("Unknown action."), field="action")
 
 

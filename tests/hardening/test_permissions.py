@@ -66,6 +66,7 @@ EXPECTED: dict[str, Any] = {
     "tables:phases": {"post": ORGANIZER},  # K-KO-RCU phases (organizer page)
     "api-table-clock": READ,
     "api-table-clock-pause": {"post": REFEREE}, "api-table-clock-resume": {"post": REFEREE},
+    "api-table-clock-extend": {"post": REFEREE},
     "api-table-turns": {"post": REFEREE}, "api-table-eliminate": {"post": REFEREE},
     "api-table-expiry-seat": {"post": REFEREE}, "api-table-undo": {"post": REFEREE},
     "scoring-api-standings": READ, "scoring-api-ranking": READ,

@@ -89,6 +89,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-table-clock": lambda w: _game(w, {"table": 1}),
     "api-table-clock-pause": lambda w: _game(w, {"table": 1}),
     "api-table-clock-resume": lambda w: _game(w, {"table": 1}),
+    "api-table-clock-extend": lambda w: _game(w, {"table": 1}),
     "api-table-turns": lambda w: _game(w, {"table": 1}),
     "api-table-eliminate": lambda w: _game(w, {"table": 1}),
     "api-table-expiry-seat": lambda w: _game(w, {"table": 1}),
