@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Tournament
-from tournaments.permissions import TournamentObjectPermission
+from tournaments.permissions import TournamentObjectPermission, is_organizer
 
 from . import selectors, services
 from .models import ResultSubmission
@@ -157,4 +157,6 @@ class RankingAPI(APIView):
     @extend_schema(responses=RankingSerializer, summary="National ranking contribution and rows (K-RANKING)")
     def get(self, request: Request, slug: str) -> Response:
         tournament = get_object_or_404(Tournament, slug=slug)
-        return Response(selectors.event_ranking(tournament))
+        # National ids (idNazionale) only for the tournament's organizers (privacy).
+        return Response(selectors.event_ranking(
+            tournament, national_ids=is_organizer(request.user, tournament)))

@@ -242,9 +242,10 @@ def submission_rows(sub: ResultSubmission, seats: Sequence[Seat]) -> list[dict[s
 
 
 # ------------------------------------------------------------------ national ranking (K-RANKING)
-def event_ranking(tournament: Tournament) -> dict[str, Any]:
+def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict[str, Any]:
     """The event's K-RANKING contribution of every player and its rows in the ranking's formats
-    (events, games, standings). The event type comes from the format preset (no preset: "AMC",
+    (events, games, standings). Players' national ids fill the standing rows only with
+    ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type comes from the format preset (no preset: "AMC",
     which the ranking does not count); T is every table-game with a counted result."""
     from . import presets
     from . import ranking as rk
@@ -283,5 +284,5 @@ def event_ranking(tournament: Tournament) -> dict[str, Any]:
         "games": rk.game_rows(event, game_list),
         "standings": rk.standing_rows(event, stand, vt, dict(
             Player.objects.filter(pk__in=[s.player for s in stand]).exclude(national_id="")
-            .values_list("pk", "national_id"))),
+            .values_list("pk", "national_id")) if national_ids else {}),
     }

@@ -19,7 +19,7 @@ from config.errors import ConflictError, DomainError, PermissionDeniedError
 from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
-from tournaments.permissions import is_referee, staff_required
+from tournaments.permissions import is_organizer, is_referee, staff_required
 
 from . import selectors, services
 from .models import ResultSubmission
@@ -366,16 +366,18 @@ def _results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
 RANKING_EXPORTS = {"ranking-events": "events", "ranking-games": "games", "ranking-standings": "standings"}
 
 
-def _ranking_table(tournament: Tournament, what: str) -> tuple[list[str], list[list[Any]]]:
-    """K-RANKING rows (events, games, standings) in the national ranking's column names."""
-    rows = selectors.event_ranking(tournament)[RANKING_EXPORTS[what]]
+def _ranking_table(tournament: Tournament, what: str, national_ids: bool = False
+                   ) -> tuple[list[str], list[list[Any]]]:
+    """K-RANKING rows (events, games, standings) in the national ranking's column names
+    (players' national ids only for an organizer)."""
+    rows = selectors.event_ranking(tournament, national_ids=national_ids)[RANKING_EXPORTS[what]]
     head = list(rows[0]) if rows else []
     return head, [list(r.values()) for r in rows]
 
 
-def _export(tournament: Tournament, what: str, fmt: str) -> HttpResponse:
+def _export(tournament: Tournament, what: str, fmt: str, national_ids: bool = False) -> HttpResponse:
     if what in RANKING_EXPORTS:
-        head, rows = _ranking_table(tournament, what)
+        head, rows = _ranking_table(tournament, what, national_ids)
     else:
         head, rows = (_standings_table if what == "standings" else _results_table)(tournament)
     name = f"{tournament.slug}-{what}"
@@ -407,4 +409,4 @@ def export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse
     tournament = get_object_or_404(Tournament, slug=slug)
     if what not in ("standings", "results", *RANKING_EXPORTS) or fmt not in ("csv", "xlsx"):
         raise PermissionDenied
-    return _export(tournament, what, fmt)
+    return _export(tournament, what, fmt, national_ids=is_organizer(request.user, tournament))

@@ -42,6 +42,13 @@ class PublicPlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "first_name", "last_name", "nickname", "club"]
 
 
+class OrganizerPlayerSerializer(PublicPlayerSerializer):
+    """What an organizer of the tournament sees: also e-mail, date of birth and national id."""
+
+    class Meta(PublicPlayerSerializer.Meta):
+        fields = [*PublicPlayerSerializer.Meta.fields, "email", "birth_date", "national_id"]
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     start_times = serializers.ListField(child=serializers.CharField(), required=False)
     status = serializers.CharField(read_only=True)
@@ -67,6 +74,21 @@ class RegistrationSerializer(serializers.ModelSerializer):
         fields = ["id", "player", "status", "created_at"]
 
 
+class OrganizerRegistrationSerializer(RegistrationSerializer):
+    player = OrganizerPlayerSerializer(read_only=True)
+
+
+def _registration_serializer(request: Request, tournament: Tournament) -> type[RegistrationSerializer]:
+    if is_organizer(request.user, tournament):
+        return OrganizerRegistrationSerializer
+    return RegistrationSerializer
+
+
+class NationalIdSerializer(serializers.Serializer):
+    national_id = serializers.CharField(max_length=32, allow_blank=True,
+                                        help_text="Empty clears it. Unique when set (DUPLICATE).")
+
+
 class RegisterSerializer(serializers.Serializer):
     first_name = serializers.CharField(max_length=80)
     last_name = serializers.CharField(max_length=80)
@@ -74,6 +96,10 @@ class RegisterSerializer(serializers.Serializer):
     club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     email = serializers.EmailField(required=False, allow_blank=True, default="")
     birth_date = serializers.DateField(required=False, allow_null=True, default=None)
+    national_id = serializers.CharField(
+        max_length=32, required=False, allow_blank=True, default="",
+        help_text="The national ranking's id; organizers only (anyone else: 403).",
+    )
 
 
 class CheckInSerializer(serializers.ModelSerializer):
@@ -203,8 +229,9 @@ class TournamentStatus(_TournamentScoped, APIView):
 
 # --- registrations -------------------------------------------------------------------------
 class RegistrationList(_TournamentScoped, generics.ListAPIView):
-    """Registrations (public: name, nickname, club). POST registers a player: anyone while
-    registration is open, organizers also in other states; a full tournament waitlists."""
+    """Registrations (public: name, nickname, club; an organizer of the tournament also sees
+    e-mail, date of birth and national id). POST registers a player: anyone while registration
+    is open, organizers also in other states; a full tournament waitlists."""
 
     serializer_class = RegistrationSerializer
     permission_classes = [AllowAny]  # the service decides (open registration / organizer)
@@ -212,13 +239,20 @@ class RegistrationList(_TournamentScoped, generics.ListAPIView):
     def get_queryset(self) -> Any:
         return selectors.registrations(self.get_tournament())
 
+    def get_serializer_class(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return RegistrationSerializer
+        return _registration_serializer(self.request, self.get_tournament())
+
     @extend_schema(request=RegisterSerializer, responses={201: RegistrationSerializer})
     def post(self, request: Request, slug: str) -> Response:
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        reg = services.register(self.get_tournament(), services.PlayerData(**data.validated_data),
+        tournament = self.get_tournament()
+        reg = services.register(tournament, services.PlayerData(**data.validated_data),
                                 actor=request.user)
-        return Response(RegistrationSerializer(reg).data, status=status.HTTP_201_CREATED)
+        serializer = _registration_serializer(request, tournament)
+        return Response(serializer(reg).data, status=status.HTTP_201_CREATED)
 
 
 class RegistrationWithdraw(_TournamentScoped, APIView):
@@ -230,6 +264,21 @@ class RegistrationWithdraw(_TournamentScoped, APIView):
         services.withdraw(reg, actor=request.user)
         reg.refresh_from_db()
         return Response(RegistrationSerializer(reg).data)
+
+
+class RegistrationNationalId(_TournamentScoped, APIView):
+    """Enter, correct or clear (empty) the national id of a registered player (organizers)."""
+
+    permission_classes = [TournamentObjectPermission]
+
+    @extend_schema(request=NationalIdSerializer, responses=OrganizerRegistrationSerializer)
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        reg = get_object_or_404(Registration, pk=pk, tournament=self.get_tournament())
+        data = NationalIdSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.set_national_id(reg, data.validated_data["national_id"], actor=request.user)
+        reg = Registration.objects.select_related("player__club").get(pk=reg.pk)
+        return Response(OrganizerRegistrationSerializer(reg).data)
 
 
 class RegistrationImport(_TournamentScoped, APIView):

@@ -20,6 +20,8 @@ urlpatterns = [
          name="api-registrations-iscritti"),
     path("tournaments/<slug:slug>/duplicates/", iscritti_api.Duplicates.as_view(), name="api-duplicates"),
     path("tournaments/<slug:slug>/players/merge/", iscritti_api.Merge.as_view(), name="api-players-merge"),
+    path("tournaments/<slug:slug>/registrations/<int:pk>/national-id/",
+         api.RegistrationNationalId.as_view(), name="api-registration-national-id"),
     path("tournaments/<slug:slug>/registrations/<int:pk>/withdraw/",
          api.RegistrationWithdraw.as_view(), name="api-registration-withdraw"),
     path("tournaments/<slug:slug>/checkins/", api.CheckInList.as_view(), name="api-checkins"),

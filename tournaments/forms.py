@@ -62,11 +62,24 @@ class RegistrationForm(forms.Form):
     )
 
 
+class OrganizerRegistrationForm(RegistrationForm):
+    """What an organizer types when adding a player: the public form and the national id."""
+
+    national_id = forms.CharField(
+        label=_("National id"), max_length=32, required=False,
+        help_text=_("The national ranking's id of the player, if known. Seen only by the organizers."),
+    )
+
+
+class NationalIdForm(forms.Form):
+    national_id = forms.CharField(label=_("National id"), max_length=32, required=False)
+
+
 class CsvImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_("Columns: first_name, last_name, nickname, club, email, birth_date "
-                    "(YYYY-MM-DD). A file with one bad row imports nothing."),
+                    "(YYYY-MM-DD), national_id. A file with one bad row imports nothing."),
     )
 
 

@@ -1,6 +1,7 @@
 """Import of the clubs' registration sheet: the desktop tool's "Iscritti" sheet (CLUB-TOOLS.md
 §1.1), columns ID, Nome, Cognome, Nick, Club, Partecipa (SI/NO), Regione, Data di nascita,
-e-mail, found by their header (the tool's template puts the header just above row 4).
+e-mail, found by their header (the tool's template puts the header just above row 4), and an
+optional national id column ("ID nazionale", "Codice", "national_id").
 
 One transaction: a bad row (reported by its sheet row and column) imports nothing. Rows with
 Partecipa = NO are skipped. Every new player is compared with the players already known
@@ -23,12 +24,21 @@ from config.errors import DomainError
 from . import audit
 from .identity import Candidate, ProbableDuplicate, probable_duplicates
 from .models import Player, Registration, Tournament
-from .services import CsvImportError, PlayerData, get_or_create_club, register, require_organizer
+from .services import (
+    NATIONAL_ID_HEADERS,
+    CsvImportError,
+    PlayerData,
+    get_or_create_club,
+    register,
+    require_organizer,
+)
 
 COLUMNS = {
     "id": "id", "nome": "first_name", "cognome": "last_name", "nick": "nickname", "club": "club",
     "partecipa": "takes_part", "regione": "region", "data di nascita": "birth_date",
     "e-mail": "email", "email": "email", "mail": "email",
+    # The national ranking's id (not the sheet's progressive "ID"), when the club added the column.
+    **{h: "national_id" for h in NATIONAL_ID_HEADERS},
 }
 SHEET = "Iscritti"
 
@@ -122,7 +132,7 @@ def import_iscritti(tournament: Tournament, content: bytes, filename: str, *, ac
                 get_or_create_club(club, actor=actor, region=_text(values.get("region")))
             data = PlayerData(first_name=_text(values.get("first_name")), last_name=_text(values.get("last_name")),
                               nickname=_text(values.get("nickname")), club=club, email=_text(values.get("email")),
-                              birth_date=birth)
+                              birth_date=birth, national_id=_text(values.get("national_id")))
             try:
                 reg = register(tournament, data, actor=actor, audit_action="registration.import")
             except DomainError as exc:

@@ -1,8 +1,8 @@
 """A player's personal data on request (players are EU residents, GDPR arts. 15, 17 and 20).
 
 - :func:`export_player_data`: everything stored about one player, as a JSON-ready document;
-- :func:`erase_player`: removes what identifies them (name, nickname, e-mail, date of birth, club,
-  private links) and replaces every copy of their name in the audit log and in stored results,
+- :func:`erase_player`: removes what identifies them (name, nickname, e-mail, date of birth,
+  national id, club, private links) and replaces every copy of their name in the audit log and in stored results,
   while their past results stay in the standings under an anonymised name ("Player #42"), so the
   other players' places and points do not change.
 
@@ -76,7 +76,7 @@ def export_player_data(player: Player) -> dict[str, Any]:
             "id": player.pk, "first_name": player.first_name, "last_name": player.last_name,
             "nickname": player.nickname, "club": player.club.name if player.club else None,
             "email": player.email, "birth_date": _iso(player.birth_date),
-            "created_at": _iso(player.created_at),
+            "national_id": player.national_id, "created_at": _iso(player.created_at),
         },
         "registrations": registrations,
         "seats": seats,
@@ -144,9 +144,14 @@ def erase_player(player: Player, *, actor: Any) -> Player:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         tournaments = _tournaments_of(player)
+        # Every national id this player ever had (corrections are audited as player.national_id).
+        old_ids = [str(snap.get("national_id") or "") for pair in AuditEntry.objects.filter(
+            action="player.national_id", object_id=str(player.pk)).values_list("before", "after")
+            for snap in pair if isinstance(snap, dict)]
         secrets = sorted({
             s.casefold() for s in (player.full_name, player.display_name, player.email,
-                                   f"{player.last_name} {player.first_name}")
+                                   f"{player.last_name} {player.first_name}", player.national_id,
+                                   *old_ids)
             if s and len(s.strip()) >= 3
         }, key=len, reverse=True)
         first, last = anonymised_name(player)
@@ -155,6 +160,7 @@ def erase_player(player: Player, *, actor: Any) -> Player:
         player.nickname = ""
         player.email = ""
         player.birth_date = None
+        player.national_id = ""
         player.club = None
         player.save()
         AccessLink.objects.filter(player=player).delete()

@@ -257,6 +257,7 @@ class PlayerData:
     club: str = ""  # club name; created when unknown
     email: str = ""
     birth_date: dt.date | None = None
+    national_id: str = ""  # the national ranking's id; organizers only, never shown publicly
 
     def clean(self) -> PlayerData:
         self.first_name = " ".join((self.first_name or "").split())
@@ -264,6 +265,9 @@ class PlayerData:
         self.nickname = " ".join((self.nickname or "").split())
         self.club = " ".join((self.club or "").split())
         self.email = (self.email or "").strip()
+        self.national_id = " ".join(str(self.national_id or "").split())
+        if len(self.national_id) > 32:
+            raise DomainError(_("A national id has at most 32 characters."), field="national_id")
         if not self.first_name:
             raise DomainError(_("Enter the first name."), field="first_name", rule="REQUIRED")
         if not self.last_name:
@@ -293,6 +297,62 @@ def find_player(first_name: str, last_name: str, club: Club | None) -> Player | 
     ).first()
 
 
+def _national_id_taken(national_id: str, owner: Player) -> DomainError:
+    return DomainError(
+        _("The national id %(id)s already belongs to %(name)s.")
+        % {"id": national_id, "name": owner.full_name},
+        field="national_id", rule="DUPLICATE",
+    )
+
+
+def _save_national_id(player: Player, national_id: str) -> None:
+    """Store ``national_id`` on ``player``; a concurrent owner is a DUPLICATE, not a 500."""
+    player.national_id = national_id
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["national_id"])
+    except IntegrityError:
+        owner = Player.objects.filter(national_id=national_id).exclude(pk=player.pk).first()
+        raise _national_id_taken(national_id, owner or player) from None
+
+
+def player_for(data: PlayerData, club: Club | None, *, actor: Any = None) -> Player:
+    """The player ``data`` describes, created when unknown. A national id is the identity across
+    events: the player holding it is used when the name agrees (whatever the club); a national
+    id that belongs to someone else, or a known player who already has another one, is refused
+    with ``DUPLICATE`` on ``national_id``."""
+    player = find_player(data.first_name, data.last_name, club)
+    nid = data.national_id
+    if nid:
+        holder = Player.objects.filter(national_id=nid).first()
+        if holder is not None:
+            if (player is not None and player.pk != holder.pk) or (
+                holder.normalised_name != normalise_name(data.first_name, data.last_name)
+            ):
+                raise _national_id_taken(nid, holder)
+            return holder
+        if player is not None:
+            if player.national_id:
+                raise DomainError(
+                    _("%(name)s already has the national id %(id)s.")
+                    % {"name": player.full_name, "id": player.national_id},
+                    field="national_id", rule="DUPLICATE",
+                )
+            _save_national_id(player, nid)
+            audit.record(actor=actor, action="player.national_id", obj=player, tournament=None,
+                         before={"national_id": ""}, after={"national_id": nid})
+            return player
+    if player is None:
+        player = Player(
+            first_name=data.first_name, last_name=data.last_name, nickname=data.nickname,
+            club=club, email=data.email, birth_date=data.birth_date,
+        )
+        player.save()
+        if nid:
+            _save_national_id(player, nid)
+    return player
+
+
 def _registration_message_for_duplicate(player: Player) -> str:
     return _(
         "%(name)s is already registered for this tournament."
@@ -318,13 +378,13 @@ def register(
             _("Registration for this tournament is closed."), field="status", rule="STATUS"
         )
     data = data.clean()
-    club = get_or_create_club(data.club, actor=actor) if data.club else None
-    player = find_player(data.first_name, data.last_name, club)
-    if player is None:
-        player = Player.objects.create(
-            first_name=data.first_name, last_name=data.last_name, nickname=data.nickname,
-            club=club, email=data.email, birth_date=data.birth_date,
+    if data.national_id and not organizer:
+        raise PermissionDeniedError(
+            _("Only an organizer of this tournament may enter a national id."),
+            field="national_id", rule="ROLE",
         )
+    club = get_or_create_club(data.club, actor=actor) if data.club else None
+    player = player_for(data, club, actor=actor)
     registration = Registration.objects.filter(tournament=tournament, player=player).first()
     if registration is not None and registration.status != Registration.Status.WITHDRAWN:
         raise DomainError(
@@ -417,6 +477,26 @@ def promote(registration: Registration, *, actor: Any) -> Registration:
                  tournament=registration.tournament, before=before,
                  after=registration_snapshot(registration))
     return registration
+
+
+@transaction.atomic
+def set_national_id(registration: Registration, national_id: str, *, actor: Any) -> Player:
+    """An organizer enters, corrects or clears (empty) the national id of a player registered
+    for their tournament. Unique when set: another player's id is refused (``DUPLICATE``)."""
+    require_organizer(actor, registration.tournament)
+    player = Player.objects.select_for_update().get(pk=registration.player_id)
+    nid = PlayerData(player.first_name, player.last_name, national_id=national_id).clean().national_id
+    if nid == player.national_id:
+        return player
+    holder = Player.objects.filter(national_id=nid).exclude(pk=player.pk).first() if nid else None
+    if holder is not None:
+        raise _national_id_taken(nid, holder)
+    before = player.national_id
+    _save_national_id(player, nid)
+    audit.record(actor=actor, action="player.national_id", obj=player,
+                 tournament=registration.tournament, before={"national_id": before},
+                 after={"national_id": nid})
+    return player
 
 
 # --- check-in ------------------------------------------------------------------------------
@@ -554,11 +634,16 @@ def revoke_link(link: AccessLink, *, actor: Any) -> AccessLink:
 
 
 # --- CSV import / export -------------------------------------------------------------------
-CSV_COLUMNS = ["first_name", "last_name", "nickname", "club", "email", "birth_date", "status"]
+CSV_COLUMNS = ["first_name", "last_name", "nickname", "club", "email", "birth_date", "national_id",
+               "status"]
+# Headers naming the national ranking's id of a player (also read by the Iscritti import).
+NATIONAL_ID_HEADERS = ("national_id", "national id", "id nazionale", "codice", "codice nazionale",
+                       "codice giocatore")
 _HEADER_ALIASES = {
     "nome": "first_name", "cognome": "last_name", "soprannome": "nickname",
     "nickname": "nickname", "circolo": "club", "club": "club", "email": "email",
     "e-mail": "email", "data di nascita": "birth_date", "stato": "status",
+    **{h: "national_id" for h in NATIONAL_ID_HEADERS},
 }
 
 
@@ -583,7 +668,7 @@ def export_csv(tournament: Tournament, *, actor: Any) -> str:
         p = reg.player
         writer.writerow([
             p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", p.email,
-            p.birth_date.isoformat() if p.birth_date else "", reg.status,
+            p.birth_date.isoformat() if p.birth_date else "", p.national_id, reg.status,
         ])
     return out.getvalue()
 
@@ -602,7 +687,8 @@ def _decode(content: bytes | str) -> str:
 def import_csv(tournament: Tournament, content: bytes | str, *, actor: Any) -> list[Registration]:
     """Register every row of a CSV file in ONE transaction: a bad row (reported by line and
     field) imports nothing. Columns (first line): first_name, last_name, nickname, club, email,
-    birth_date (YYYY-MM-DD) — Italian headers (nome, cognome, circolo…) are accepted too;
+    birth_date (YYYY-MM-DD), national_id — Italian headers (nome, cognome, circolo, codice…) are
+    accepted too;
     comma or semicolon separated."""
     require_organizer(actor, tournament)
     text = _decode(content)
@@ -649,6 +735,7 @@ def import_csv(tournament: Tournament, content: bytes | str, *, actor: Any) -> l
                     club=values.get("club", ""),
                     email=values.get("email", ""),
                     birth_date=values.get("birth_date", "") or None,  # type: ignore[arg-type]
+                    national_id=values.get("national_id", ""),
                 )
                 try:
                     created.append(

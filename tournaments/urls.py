@@ -17,6 +17,8 @@ urlpatterns = [
          name="withdraw"),
     path("t/<slug:slug>/registrations/<int:pk>/promote/", views.registration_promote,
          name="promote"),
+    path("t/<slug:slug>/registrations/<int:pk>/national-id/", views.registration_national_id,
+         name="national_id"),
     path("t/<slug:slug>/registrations/import/", views.registrations_import, name="import"),
     path("t/<slug:slug>/registrations/export.csv", views.registrations_export, name="export"),
     path("t/<slug:slug>/registrations/iscritti/", iscritti_views.iscritti_import, name="iscritti"),

@@ -15,7 +15,15 @@ from config.errors import DomainError, PermissionDeniedError
 
 from . import selectors, services
 from .access import linked_player, use_access_link
-from .forms import CsvImportForm, RegistrationForm, RoleForm, TournamentForm, add_domain_error
+from .forms import (
+    CsvImportForm,
+    NationalIdForm,
+    OrganizerRegistrationForm,
+    RegistrationForm,
+    RoleForm,
+    TournamentForm,
+    add_domain_error,
+)
 from .models import AccessLink, Club, Registration, Tournament, TournamentRole
 from .permissions import is_organizer, staff_required
 
@@ -58,7 +66,8 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     if not tournament.is_registration_open and not organizer:
         messages.warning(request, _("Registration for this tournament is closed."))
         return redirect("tournaments:detail", slug=slug)
-    form = RegistrationForm(request.POST or None)
+    form_class = OrganizerRegistrationForm if organizer else RegistrationForm
+    form = form_class(request.POST or None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -84,6 +93,9 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
                     return redirect("tournaments:registrations", slug=slug)
                 return redirect("tournaments:detail", slug=slug)
         status = 400
+        if organizer and request.POST.get("next") == "registrations":
+            return render(request, "tournaments/registrations.html",
+                          _registrations_context(tournament, form=form), status=status)
     return render(request, "tournaments/register.html", {
         "tournament": tournament, "form": form, "clubs": Club.objects.all(),
         "full": tournament.capacity is not None
@@ -173,16 +185,48 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
     return redirect("tournaments:manage", slug=tournament.slug)
 
 
+def _registrations_context(tournament: Tournament, **forms: object) -> dict[str, object]:
+    return {
+        "tournament": tournament,
+        "registrations": selectors.registrations(tournament),
+        "form": forms.get("form") or OrganizerRegistrationForm(),
+        "import_form": forms.get("import_form") or CsvImportForm(),
+        "clubs": Club.objects.all(),
+        "national_id_error": forms.get("national_id_error"),
+    }
+
+
 @require_GET
 @staff_required("organizer")
 def registrations(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/registrations.html", {
-        "tournament": tournament,
-        "registrations": selectors.registrations(tournament),
-        "form": RegistrationForm(),
-        "import_form": CsvImportForm(),
-        "clubs": Club.objects.all(),
-    })
+    return render(request, "tournaments/registrations.html", _registrations_context(tournament))
+
+
+@require_POST
+@staff_required("organizer")
+def registration_national_id(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
+    """Enter, correct or clear a registered player's national id (one small form per row)."""
+    reg = get_object_or_404(Registration.objects.select_related("player"), pk=pk,
+                            tournament=tournament)
+    form = NationalIdForm(request.POST)
+    error = None
+    if form.is_valid():
+        try:
+            services.set_national_id(reg, form.cleaned_data["national_id"], actor=request.user)
+        except PermissionDeniedError as exc:
+            raise PermissionDenied(exc.message) from exc
+        except DomainError as exc:
+            error = f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+        else:
+            messages.success(request, _("National id of %(name)s saved.")
+                             % {"name": reg.player.full_name})
+            return redirect("tournaments:registrations", slug=tournament.slug)
+    else:
+        error = " ".join(str(e) for e in form.errors.get("national_id", []))
+    return render(request, "tournaments/registrations.html", _registrations_context(
+        tournament, national_id_error={"registration": reg.pk, "message": error,
+                                       "typed": request.POST.get("national_id", "")},
+    ), status=400)
 
 
 @require_POST
@@ -231,13 +275,8 @@ def registrations_import(request: HttpRequest, tournament: Tournament) -> HttpRe
         else:
             messages.success(request, _("%(n)s registrations imported.") % {"n": len(created)})
             return redirect("tournaments:registrations", slug=tournament.slug)
-    return render(request, "tournaments/registrations.html", {
-        "tournament": tournament,
-        "registrations": selectors.registrations(tournament),
-        "form": RegistrationForm(),
-        "import_form": form,
-        "clubs": Club.objects.all(),
-    }, status=400)
+    return render(request, "tournaments/registrations.html",
+                  _registrations_context(tournament, import_form=form), status=400)
 
 
 @require_GET

@@ -53,6 +53,7 @@ EXPECTED: dict[str, Any] = {
     "tournaments:iscritti": {"post": ORGANIZER}, "tournaments:duplicates": READ,
     "tournaments:merge": {"post": ORGANIZER},
     "api-registration-withdraw": {"post": ORGANIZER},
+    "api-registration-national-id": {"post": ORGANIZER}, "tournaments:national_id": {"post": ORGANIZER},
     "api-checkins": {"post": REFEREE},
     "api-roles": {"post": ORGANIZER}, "api-role": {"delete": ORGANIZER},
     "api-links": {"post": ORGANIZER}, "api-link-revoke": {"post": ORGANIZER},
@@ -78,6 +79,7 @@ EXPECTED: dict[str, Any] = {
     "tables_referee:referee_status": READ,
     "tables:game_tables": READ, "tables:table": READ, "tables:sheet": READ, "tables:where": READ,
     "tables:objective": READ, "tables:organize": {"post": ORGANIZER}, "tables:knockout": READ,
+    "tables:qr": READ,  # the QR image of a table page (GET/HEAD only)
     "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ, "scoring:ranking": READ,
     "scoring:status": {"post": ORGANIZER},  # scoring settings
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},

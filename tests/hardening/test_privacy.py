@@ -21,14 +21,18 @@ from tournaments.models import AccessLink, AuditEntry, Player, Tournament, Tourn
 
 CANARY_EMAIL = "canary.7f3a9@privacy-test.example"
 CANARY_BIRTH = "1987-03-14"
+CANARY_NATIONAL_ID = "RCU-CANARY-90731"
 
 
 def _personal_strings(players: list[Player]) -> list[str]:
-    """What must never appear: every e-mail and every birth date in the usual spellings."""
+    """What must never appear: every e-mail, every national id and every birth date in the
+    usual spellings."""
     out = []
     for p in players:
         if p.email:
             out.append(p.email.casefold())
+        if p.national_id:
+            out.append(p.national_id.casefold())
         if p.birth_date:
             d = p.birth_date
             out += [d.isoformat(), d.strftime("%d/%m/%Y"), d.strftime("%d.%m.%Y"),
@@ -38,13 +42,13 @@ def _personal_strings(players: list[Player]) -> list[str]:
 
 @pytest.fixture
 def canary(demo_tournament: Tournament) -> Player:
-    """A seated demo player given a distinctive e-mail and birth date."""
+    """A seated demo player given a distinctive e-mail, birth date and national id."""
     from tables.models import Seat
 
     seat = Seat.objects.filter(game__tournament=demo_tournament, game__number=2).exclude(
         player=None).first()
     p = seat.player
-    p.email, p.birth_date = CANARY_EMAIL, "1987-03-14"
+    p.email, p.birth_date, p.national_id = CANARY_EMAIL, "1987-03-14", CANARY_NATIONAL_ID
     p.save()
     p.refresh_from_db()
     return p
@@ -55,11 +59,12 @@ def _public_get_routes() -> list[Any]:
     return [r for r in all_routes() if r.name not in ("tournaments:link", "logout")]
 
 
-def test_no_public_page_or_endpoint_shows_an_email_or_a_birth_date(
+def test_no_public_page_or_endpoint_shows_an_email_a_birth_date_or_a_national_id(
     demo_tournament: Tournament, canary: Player,
 ) -> None:
     secrets = _personal_strings(list(Player.objects.all()))
     assert CANARY_EMAIL in secrets and CANARY_BIRTH in secrets and len(secrets) > 40
+    assert CANARY_NATIONAL_ID.casefold() in secrets
     world = demo_world()
     # A player's private link opened in a browser: what they see is public plus their own card.
     link = AccessLink.objects.create(tournament=demo_tournament, kind="player", player=canary)
@@ -82,7 +87,7 @@ def test_no_public_page_or_endpoint_shows_an_email_or_a_birth_date(
                 if s in text:
                     leaks += 1
                     found.append(f"{who} {url}: {s}")
-            for key in ('"email"', '"birth_date"', "e-mail"):
+            for key in ('"email"', '"birth_date"', '"national_id"', "e-mail"):
                 if route.is_api and key in text and "schema" not in route.name:
                     found.append(f"{who} {url}: field {key}")
     assert checked >= 60, checked
@@ -107,6 +112,7 @@ def _standing_numbers(slug: str) -> list[Any]:
 def test_export_has_everything_stored_about_the_player(canary: Player) -> None:
     doc = privacy.export_player_data(canary)
     assert doc["player"]["email"] == CANARY_EMAIL and doc["player"]["birth_date"] == CANARY_BIRTH
+    assert doc["player"]["national_id"] == CANARY_NATIONAL_ID
     assert doc["registrations"][0]["tournament"] == "demo"
     assert doc["seats"] and {s["game"] for s in doc["seats"]} >= {2}
     json.dumps(doc)  # JSON-ready
@@ -128,6 +134,7 @@ def test_erasure_keeps_results_under_an_anonymised_name_and_removes_every_copy(
     canary.refresh_from_db()
     assert canary.full_name == f"{privacy.anonymised_name(canary)[0]} #{canary.pk}"
     assert (canary.email, canary.birth_date, canary.nickname, canary.club) == ("", None, "", None)
+    assert canary.national_id == ""
     assert not AccessLink.objects.filter(player=canary).exists()
     assert ResultSubmission.objects.filter(table__seats__player=canary).count() == scored_before
     after = Client().get("/api/scoring/tournaments/demo/standings/").json()
@@ -139,6 +146,7 @@ def test_erasure_keeps_results_under_an_anonymised_name_and_removes_every_copy(
     call_command("dumpdata", "tournaments", "tables", "scoring", stdout=dump)
     assert name.casefold() not in dump.getvalue().casefold()
     assert email.casefold() not in dump.getvalue().casefold()
+    assert CANARY_NATIONAL_ID.casefold() not in dump.getvalue().casefold()
     assert AuditEntry.objects.filter(action="player.erase", object_id=str(canary.pk)).exists()
 
 

@@ -106,6 +106,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "tables:sheet": lambda w: _game(w, {"table": 1}), "tables:where": _game,
     "tables:objective": _game, "tables:organize": _game,
     "tables:knockout": lambda w: {"slug": w.slug},
+    "tables:qr": lambda w: {},  # the QR image; without ?path= a 404 (tests/tables/test_qr.py)
     "scoring:standings": lambda w: {"slug": w.slug}, "scoring:print": lambda w: {"slug": w.slug},
     "scoring:player": lambda w: {"slug": w.slug, "pk": w.player},
     "scoring:status": lambda w: {"slug": w.slug},
@@ -120,6 +121,8 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
         "detail", "register", "manage", "edit", "status", "registrations", "import", "export",
         "staff", "link_create", "audit")},
     "tournaments:withdraw": lambda w: {"slug": w.slug, "pk": w.registration},
+    "tournaments:national_id": lambda w: {"slug": w.slug, "pk": w.registration},
+    "api-registration-national-id": lambda w: {"slug": w.slug, "pk": w.registration},
     "tournaments:iscritti": lambda w: {"slug": w.slug}, "tournaments:duplicates": lambda w: {"slug": w.slug},
     "tournaments:merge": lambda w: {"slug": w.slug, "pk": w.player},
     "api-registrations-iscritti": lambda w: {"slug": w.slug}, "api-duplicates": lambda w: {"slug": w.slug},
