@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from scoring import selectors as scoring_selectors
-from tables.models import Game, Seat, Table
+from tables.models import Colour, Game, Seat, Table
 from tables.seating import History, SeatingPlayer
 from tournaments.models import CheckIn, Player, Registration, Tournament, normalise_name
 
@@ -41,6 +41,62 @@ def tables_of(game: Game) -> QuerySet[Table]:
 
 def table_of(game: Game, number: int) -> Table | None:
     return tables_of(game).filter(number=number).first()
+
+
+class PublicClub:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class PublicPlayer:
+    """What a public page shows of a seated player: name, nickname and club, nothing else (the
+    name rules are the model's own properties)."""
+
+    __slots__ = ("pk", "first_name", "last_name", "nickname", "club")
+    full_name = Player.full_name
+    display_name = Player.display_name
+
+    def __init__(self, pk: int, first_name: str, last_name: str, nickname: str,
+                 club: PublicClub | None) -> None:
+        self.pk, self.first_name, self.last_name = pk, first_name, last_name
+        self.nickname, self.club = nickname, club
+
+
+class PublicSeat:
+    __slots__ = ("number", "colour", "colour_label", "player")
+
+    def __init__(self, number: int, colour: str, colour_label: str,
+                 player: PublicPlayer | None) -> None:
+        self.number, self.colour, self.colour_label, self.player = (
+            number, colour, colour_label, player)
+
+
+def public_tables(game: Game) -> list[Table]:
+    """The game's tables in order for the public tables page, each with ``public_seats`` (turn
+    order). Two queries and plain rows for the seats: a 125-table game built 1,600 model objects
+    (seat, player, club) per request, 85% of the page's database time (issue 8, "Load")."""
+    tables = list(Table.objects.filter(game=game).order_by("number").defer("deal",
+                                                                           "closure_state"))
+    by_id: dict[int, list[PublicSeat]] = {t.pk: [] for t in tables}
+    labels = {value: str(label) for value, label in Colour.choices}
+    clubs: dict[str, PublicClub] = {}
+    rows = (
+        Seat.objects.filter(game=game).order_by("table_id", "number")
+        .values_list("table_id", "number", "colour", "player_id", "player__first_name",
+                     "player__last_name", "player__nickname", "player__club__name")
+    )
+    for table_id, number, colour, player_id, first, last, nickname, club in rows:
+        player = None
+        if player_id is not None:
+            club_row = None if club is None else clubs.setdefault(club, PublicClub(club))
+            player = PublicPlayer(player_id, first, last, nickname, club_row)
+        if table_id in by_id:
+            by_id[table_id].append(PublicSeat(number, colour, labels.get(colour, colour), player))
+    for table in tables:
+        table.public_seats = by_id[table.pk]  # type: ignore[attr-defined]
+    return tables
 
 
 def checked_in_players(tournament: Tournament, game_number: int) -> list[Player]:

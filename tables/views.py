@@ -4,19 +4,22 @@ Thin: every write is a ``tables.services`` call."""
 
 from __future__ import annotations
 
+import io
+import re
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
 import segno
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from config.errors import DomainError, PermissionDeniedError
 from tables import api, selectors, services
@@ -29,15 +32,81 @@ from tournaments.permissions import is_organizer, staff_required
 
 
 def qr_svg(request: HttpRequest, path: str) -> str:
-    """An inline SVG QR code of the absolute URL of ``path`` (no external service)."""
+    """An inline SVG QR code of the absolute URL of ``path`` (no external service): the printed
+    sheet keeps it inline, so the code is on paper even if the image were never fetched."""
     return _qr_of(request.build_absolute_uri(path))
 
 
 @lru_cache(maxsize=4096)
-def _qr_of(url: str) -> str:
+def _qr_code(url: str) -> segno.QRCode:
     # Encoding is costly (~7 ms: segno tries every mask) and a URL's code never changes: a game
     # page of 125 tables spent 90% of its time here before this cache.
-    return mark_safe(segno.make(url, error="m").svg_inline(scale=3, dark="#000"))  # noqa: S308
+    return segno.make(url, error="m")
+
+
+@lru_cache(maxsize=4096)
+def _qr_of(url: str) -> str:
+    return mark_safe(_qr_code(url).svg_inline(scale=3, dark="#000"))  # noqa: S308
+
+
+@lru_cache(maxsize=4096)
+def _qr_file_of(url: str) -> bytes:
+    out = io.BytesIO()
+    _qr_code(url).save(out, kind="svg", scale=3, dark="#000", xmldecl=False)
+    return out.getvalue()
+
+
+# The pages a QR code may point at: the public pages of a game's tables, and a player's "where do
+# I sit" (``?player=<id>``). Anything else, another host above all, is a 404: the endpoint is
+# never a way to make codes for someone else's URL.
+QR_ROUTES = frozenset({"tables:game_tables", "tables:table", "tables:where"})
+QR_PATH_MAX = 300
+_QR_QUERY = re.compile(r"player=[0-9]{1,12}")
+
+
+def qr_target(path: str) -> str | None:
+    """``path`` if it is one of this site's pages a QR code may point at (``QR_ROUTES``), else
+    None."""
+    if (not path.startswith("/") or path.startswith("//") or len(path) > QR_PATH_MAX
+            or not path.isascii() or not path.isprintable() or "\\" in path):
+        return None
+    parts = urlsplit(path)
+    if parts.scheme or parts.netloc or parts.fragment or "#" in path:
+        return None
+    try:
+        match = resolve(parts.path)
+    except Resolver404:
+        return None
+    if match.view_name not in QR_ROUTES:
+        return None
+    if parts.query and not (match.view_name == "tables:where"
+                            and _QR_QUERY.fullmatch(parts.query)):
+        return None
+    return path
+
+
+def qr_src(path: str) -> str:
+    """The image URL of the QR code of this site's ``path`` (see :func:`qr_image`)."""
+    return f"{_qr_endpoint()}?{urlencode({'path': path}, safe='/')}"
+
+
+@lru_cache(maxsize=1)
+def _qr_endpoint() -> str:
+    return reverse("tables:qr")
+
+
+@require_safe
+def qr_image(request: HttpRequest) -> HttpResponse:
+    """The QR code of one of this site's pages (``?path=``) as an SVG image. Pages reference it
+    with ``<img loading="lazy">`` instead of inlining ~2.5 KB of SVG per code (issue 8, "Load":
+    a 125-table page weighed 360 KB). A path's code never changes, so browsers may keep it."""
+    target = qr_target(request.GET.get("path", ""))
+    if target is None:
+        raise Http404
+    response = HttpResponse(_qr_file_of(request.build_absolute_uri(target)),
+                            content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
 
 
 def _game(slug: str, number: int) -> tuple[Tournament, Game]:
@@ -61,9 +130,17 @@ def _error_text(exc: DomainError) -> str:
 @require_GET
 def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament, game = _game(slug, number)
-    tables = list(selectors.tables_of(game))
+    tables = selectors.public_tables(game)
+    # Links are built once from this page's own URL (…/tables/ + n/), not reversed per table.
+    base = reverse("tables:game_tables", args=[slug, number])
+    # …and each text is translated once, filled in per table (the same msgids as before).
+    label, qr_alt = _("Table %(t)s"), _("QR code of table %(t)s")
     for table in tables:
-        table.qr = qr_svg(request, reverse("tables:table", args=[slug, number, table.number]))
+        table.label = label % {"t": table.number}
+        table.qr_alt = qr_alt % {"t": table.number}
+        table.url = f"{base}{table.number}/"
+        table.sheet_url = f"{table.url}sheet/"
+        table.qr_src = qr_src(table.url)
     return render(request, "tables/game_tables.html", {
         "tournament": tournament, "game": game, "tables": tables,
         "can_organize": is_organizer(request.user, tournament),
@@ -79,10 +156,10 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
     seats = list(found.seats.all())
     for seat in seats:
         if seat.player_id:
-            seat.qr = qr_svg(request, _player_path(slug, number, seat.player_id))
+            seat.qr_src = qr_src(_player_path(slug, number, seat.player_id))
     return render(request, "tables/table.html", {
         "tournament": tournament, "game": game, "table": found, "seats": seats,
-        "qr": qr_svg(request, request.path),
+        "qr_src": qr_src(reverse("tables:table", args=[slug, number, table])),
         "deal_command": services.deal_command(found) if found.deal_seed else "",
     })
 

@@ -41,7 +41,7 @@ def test_public_tables_page_lists_every_table_with_players_clock_and_qr(
     for p in players:
         assert p.display_name in html
     assert html.count('class="table-card"') == 2
-    assert "data-clock" in html and "<svg" in html
+    assert "data-clock" in html and '<img src="/qr.svg?path=' in html  # QR codes: lazy images
     assert "http://" not in html.replace("http://testserver", "")  # no external URLs
 
 
