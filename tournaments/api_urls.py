@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, iscritti_api
+from . import api, iscritti_api, privacy_api
 
 urlpatterns = [
     path("clubs/", api.ClubList.as_view(), name="api-clubs"),
@@ -20,6 +20,10 @@ urlpatterns = [
          name="api-registrations-iscritti"),
     path("tournaments/<slug:slug>/duplicates/", iscritti_api.Duplicates.as_view(), name="api-duplicates"),
     path("tournaments/<slug:slug>/players/merge/", iscritti_api.Merge.as_view(), name="api-players-merge"),
+    path("tournaments/<slug:slug>/players/<int:pk>/data/", privacy_api.PlayerDataExport.as_view(),
+         name="api-player-data"),
+    path("tournaments/<slug:slug>/players/<int:pk>/erase/", privacy_api.PlayerErase.as_view(),
+         name="api-player-erase"),
     path("tournaments/<slug:slug>/registrations/<int:pk>/national-id/",
          api.RegistrationNationalId.as_view(), name="api-registration-national-id"),
     path("tournaments/<slug:slug>/registrations/<int:pk>/withdraw/",

@@ -104,6 +104,28 @@ def can_erase(actor: Any, player: Player) -> bool:
     return bool(tournaments) and all(is_organizer(actor, t) for t in tournaments)
 
 
+def export_player(player: Player, *, actor: Any) -> dict[str, Any]:
+    """:func:`export_player_data` for someone asking through the app: the same people who may
+    erase (staff, or an organizer of every tournament the player took part in — the document
+    covers all of them); every export is audited (who took whose data)."""
+    if not can_erase(actor, player):
+        raise PermissionDeniedError(
+            _("Only staff, or an organizer of every tournament this player took part in, may "
+              "export their data."), field="player", rule="PRIVACY",
+        )
+    doc = export_player_data(player)
+    audit.record(actor=actor, action="player.export", obj=player, tournament=None,
+                 after={"player": player.pk})
+    return doc
+
+
+def blocking_tournaments(actor: Any, player: Player) -> list[Tournament]:
+    """The player's tournaments that ``actor`` does not organize (why they may not erase)."""
+    if actor is None or getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+        return []
+    return [t for t in _tournaments_of(player) if not is_organizer(actor, t)]
+
+
 def anonymised_name(player: Player) -> tuple[str, str]:
     return _("Player"), f"#{player.pk}"
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import iscritti_views, views
+from . import iscritti_views, privacy_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -24,6 +24,7 @@ urlpatterns = [
     path("t/<slug:slug>/registrations/iscritti/", iscritti_views.iscritti_import, name="iscritti"),
     path("t/<slug:slug>/players/duplicates/", iscritti_views.duplicates, name="duplicates"),
     path("t/<slug:slug>/players/<int:pk>/merge/", iscritti_views.merge_player, name="merge"),
+    path("t/<slug:slug>/players/<int:pk>/data/", privacy_views.player_data, name="player_data"),
     path("t/<slug:slug>/checkin/<int:game>/", views.checkin, name="checkin"),
     path("t/<slug:slug>/checkin/<int:game>/count/", views.checkin_count, name="checkin_count"),
     path("t/<slug:slug>/checkin/<int:game>/<int:pk>/", views.checkin_toggle,

@@ -52,6 +52,9 @@ EXPECTED: dict[str, Any] = {
     "api-players-merge": {"post": ORGANIZER},  # club switch-over: Iscritti sheet, merge duplicates
     "tournaments:iscritti": {"post": ORGANIZER}, "tournaments:duplicates": READ,
     "tournaments:merge": {"post": ORGANIZER},
+    # A player's personal data (export / erase); tournaments.privacy decides who may.
+    "tournaments:player_data": {"post": ORGANIZER}, "api-player-data": READ,
+    "api-player-erase": {"post": ORGANIZER},
     "api-registration-withdraw": {"post": ORGANIZER},
     "api-registration-national-id": {"post": ORGANIZER}, "tournaments:national_id": {"post": ORGANIZER},
     "api-checkins": {"post": REFEREE},
