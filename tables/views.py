@@ -4,6 +4,7 @@ Thin: every write is a ``tables.services`` call."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from functools import lru_cache
@@ -13,12 +14,15 @@ from urllib.parse import urlencode, urlsplit
 import segno
 from django import forms
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
+from django.utils import dateformat, timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from config.errors import DomainError, PermissionDeniedError
@@ -127,24 +131,51 @@ def _error_text(exc: DomainError) -> str:
 # ------------------------------------------------------------------------------ public pages
 
 
+# Stands for the server's time in the cached tables (the view puts the time of each request in):
+# a ``<`` can never come out of autoescaped data.
+_SERVER_NOW = "<server-now>"
+TABLES_CACHE_SECONDS = 600
+
+
 @require_GET
 def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament, game = _game(slug, number)
     tables = selectors.public_tables(game)
-    # Links are built once from this page's own URL (…/tables/ + n/), not reversed per table.
-    base = reverse("tables:game_tables", args=[slug, number])
-    # …and each text is translated once, filled in per table (the same msgids as before).
-    label, qr_alt = _("Table %(t)s"), _("QR code of table %(t)s")
-    for table in tables:
-        table.label = label % {"t": table.number}
-        table.qr_alt = qr_alt % {"t": table.number}
-        table.url = f"{base}{table.number}/"
-        table.sheet_url = f"{table.url}sheet/"
-        table.qr_src = qr_src(table.url)
     return render(request, "tables/game_tables.html", {
         "tournament": tournament, "game": game, "tables": tables,
+        "cards": _table_cards(slug, number, tables),
         "can_organize": is_organizer(request.user, tournament),
     })
+
+
+def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
+    """The rendered tables, cached under a digest of everything they show (seats, names, clubs,
+    colours, clocks, language, time zone): any change gives a new key, so nothing needs to be
+    invalidated and an erased or renamed player is never shown from the cache. Phones in the hall
+    reload this page all day; it changes a few times per game (issue 8, "Load")."""
+    content = repr((slug, number, get_language(), timezone.get_current_timezone_name(), [
+        (t.pk, t.number, t.deadline, t.paused_at, t.expired_marked_at,
+         [(s.number, s.colour, s.player and (s.player.pk, s.player.display_name,
+                                             s.player.club and s.player.club.name))
+          for s in t.public_seats])
+        for t in tables]))
+    key = "tables:cards:" + hashlib.sha256(content.encode()).hexdigest()
+    cards = cache.get(key)
+    if cards is None:
+        # Links are built once from this page's own URL (…/tables/ + n/), not reversed per
+        # table, and each text is translated once, filled in per table (the same msgids).
+        base = reverse("tables:game_tables", args=[slug, number])
+        label, qr_alt = _("Table %(t)s"), _("QR code of table %(t)s")
+        for table in tables:
+            table.url = f"{base}{table.number}/"
+            table.sheet_url = f"{table.url}sheet/"
+            table.qr_src = qr_src(table.url)
+            table.label = label % {"t": table.number}
+            table.qr_alt = qr_alt % {"t": table.number}
+        cards = render_to_string("tables/_table_cards.html", {
+            "tables": tables, "server_now": mark_safe(_SERVER_NOW)})  # noqa: S308
+        cache.set(key, cards, TABLES_CACHE_SECONDS)
+    return mark_safe(cards.replace(_SERVER_NOW, dateformat.format(timezone.now(), "U.u")))  # noqa: S308
 
 
 @require_GET

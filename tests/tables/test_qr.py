@@ -254,3 +254,43 @@ def test_tables_page_runs_the_same_queries_for_2_or_6_tables(client, tournament,
             assert client.get(f"/t/{t.slug}/games/1/tables/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1] <= 6  # no query per table or per seat
+
+
+@pytest.mark.django_db
+def test_tables_page_shows_every_change_at_once_and_a_fresh_server_time(
+    client, tournament, organizer
+):
+    import time
+
+    players = add_players(tournament, 8, clubs=2)
+    game = started(tournament, organizer)
+    url = f"/t/{tournament.slug}/games/1/tables/"
+
+    def page(lang: str = "en") -> str:
+        return client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+    first = page()
+    assert "Table 1</a>" in first and "Tavolo 1</a>" in page("it")  # each language its own
+    time.sleep(0.01)
+    again = page()
+    now = [re.findall(r'data-server-now="([\d.]+)"', h)[0] for h in (first, again)]
+    assert float(now[1]) > float(now[0])  # the rendered tables are reused, the time is not
+    # a renamed player, a club renamed, a paused clock: all on the very next request
+    me = players[0]
+    me.first_name = "Rinominato"
+    me.save()
+    me.club.name = "Club Nuovo"
+    me.club.save()
+    table = Table.objects.filter(game=game).order_by("number").first()
+    Table.objects.filter(pk=table.pk).update(paused_at=timezone.now())
+    html = page()
+    assert "Rinominato" in html and "Club Nuovo" in html
+    assert clock_of(html, table.pk)["data-state"] == "paused"
+    # an erased player is gone from the page (the cache never outlives the data it shows)
+    from tournaments import privacy
+
+    seat = game.seats.get(player=me)
+    privacy.erase_player(me, actor=organizer)
+    html = page()
+    assert "Rinominato" not in html and html.count('class="table-card"') == 2
+    assert seat.table.seats.count() == 4
