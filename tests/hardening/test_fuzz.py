@@ -114,10 +114,10 @@ def test_random_bytes_are_refused_clearly(raw: bytes) -> None:
 
 # --- CSV imports ---------------------------------------------------------------------------------
 HEADERS = ["first_name", "last_name", "nickname", "club", "email", "birth_date", "status", "nome",
-           "cognome", "circolo", "data di nascita", "E-Mail", "", "bogus"]
+           "cognome", "circolo", "data di nascita", "E-Mail", "", "bogus", "national_id", "codice"]
 cells = st.one_of(
     st.text(max_size=25),
-    st.sampled_from(["Mario", "Rossi", "1990-02-30", "2001-01-01", "31/12/1999", "x@y", "a@b.it",
+    st.sampled_from(["Mario", "Rossi", "1990-02-30", "2001-01-01", "31/12/1999", "x@y", "a@b.it", "RCU-1",
                      "=cmd|' /C calc'!A0", "\x00", "\"", "'", ";", ",", "\n", "\r\n", "Å" * 90,
                      "RisiKo Club Roma", "registered", "waitlisted", " "]),
 )
