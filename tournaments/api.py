@@ -76,6 +76,8 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 class OrganizerRegistrationSerializer(RegistrationSerializer):
     player = OrganizerPlayerSerializer(read_only=True)
+    # plain text, not a second copy of the status enum (it would collide in the schema)
+    status = serializers.CharField(read_only=True, help_text="registered | waitlisted | withdrawn")
 
 
 def _registration_serializer(request: Request, tournament: Tournament) -> type[RegistrationSerializer]:

@@ -49,6 +49,7 @@ def player_data(request: HttpRequest, tournament: Tournament, pk: int) -> HttpRe
             error = exc
     return render(request, "tournaments/player_data.html", {
         "tournament": tournament, "player": player,
+        "anonymised": " ".join(privacy.anonymised_name(player)),
         "blocking": privacy.blocking_tournaments(request.user, player),
         "error": error, "confirm_typed": request.POST.get("confirm") == "yes",
     }, status=error.status_code if error else 200)

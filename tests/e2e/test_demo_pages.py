@@ -75,6 +75,8 @@ def test_every_demo_page_is_alive_accessible_and_fits_a_phone(browser: Any) -> N
     staff_pages = [
         ("demo-manage", reverse("tournaments:manage", args=[slug])),
         ("demo-registrations", reverse("tournaments:registrations", args=[slug])),
+        ("demo-player-data", reverse("tournaments:player_data", args=[
+            slug, t.registrations.order_by("pk").first().player_id])),
         ("demo-checkin", reverse("tournaments:checkin", args=[slug, 2])),
         ("demo-staff", reverse("tournaments:staff", args=[slug])),
         ("demo-organize-game2", reverse("tables:organize", args=[slug, 2])),
