@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Tournament
-from tournaments.permissions import TournamentObjectPermission, is_organizer
+from tournaments.permissions import TournamentObjectPermission, TournamentScoped, is_organizer
 
 from . import selectors, services
 from .models import ResultSubmission
@@ -86,17 +86,12 @@ class ConfirmAPI(APIView):
         return Response(ConfirmationSerializer(conf).data, status=status.HTTP_201_CREATED)
 
 
-class FormatAPI(APIView):
+class FormatAPI(TournamentScoped, APIView):
     """Format presets (scoring/presets.py): every preset with all its numbers, the one chosen,
     and (organizer) choosing one with the changes it allows."""
 
     permission_classes = [TournamentObjectPermission]
     required_role = "organizer"
-
-    def get_tournament(self) -> Tournament:
-        if not hasattr(self, "_tournament"):
-            self._tournament = get_object_or_404(Tournament, slug=self.kwargs["slug"])
-        return self._tournament
 
     def _state(self) -> dict[str, Any]:
         from . import presets
@@ -131,15 +126,12 @@ class GameFinishSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField()
 
 
-class FinishGameAPI(APIView):
+class FinishGameAPI(TournamentScoped, APIView):
     """Close a game once every table's result is confirmed (organizer): its status becomes
     finished and the next game can be composed from it."""
 
     permission_classes = [TournamentObjectPermission]
     required_role = "organizer"
-
-    def get_tournament(self) -> Tournament:
-        return get_object_or_404(Tournament, slug=self.kwargs["slug"])
 
     @extend_schema(request=None, responses=GameFinishSerializer, summary="Finish a game (organizer)")
     def post(self, request: Request, slug: str, number: int) -> Response:

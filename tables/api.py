@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -28,7 +27,7 @@ from tables.models import Game, Seat, Table
 from tables.seating import ODD_COUNTS, PREFERENCES, PRIORITIES, SEEDINGS, SeatingError
 from tournaments.access import linked_player
 from tournaments.models import Tournament
-from tournaments.permissions import TournamentObjectPermission, is_referee
+from tournaments.permissions import TournamentObjectPermission, TournamentScoped, is_referee
 
 # ----------------------------------------------------------------------------- serializers
 
@@ -149,14 +148,9 @@ def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dic
     return dict(s.validated_data)
 
 
-class _GameView(APIView):
+class _GameView(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
     required_role = "organizer"
-
-    def get_tournament(self) -> Tournament:
-        if not hasattr(self, "_tournament"):
-            self._tournament = get_object_or_404(Tournament, slug=self.kwargs["slug"])
-        return self._tournament
 
     def get_game(self, create: bool = False) -> Game:
         tournament = self.get_tournament()

@@ -24,7 +24,7 @@ from config.errors import PermissionDeniedError
 
 from . import selectors, services
 from .models import AccessLink, CheckIn, Club, Player, Registration, Tournament, TournamentRole
-from .permissions import TournamentObjectPermission, is_organizer
+from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
 
 
 # --- serializers ---------------------------------------------------------------------------
@@ -151,18 +151,6 @@ class ImportResultSerializer(serializers.Serializer):
     imported = serializers.IntegerField()
 
 
-class _TournamentScoped:
-    """Views under ``tournaments/<slug>/``: ``get_tournament`` for the permission class."""
-
-    kwargs: dict[str, Any]
-    _tournament: Tournament | None = None
-
-    def get_tournament(self) -> Tournament:
-        if self._tournament is None:
-            self._tournament = get_object_or_404(Tournament, slug=self.kwargs["slug"])
-        return self._tournament
-
-
 # --- clubs and players ---------------------------------------------------------------------
 class ClubList(generics.ListCreateAPIView):
     queryset = Club.objects.all()
@@ -201,7 +189,7 @@ class TournamentList(generics.ListCreateAPIView):
                                                          **serializer.validated_data)
 
 
-class TournamentDetail(_TournamentScoped, generics.RetrieveUpdateAPIView):
+class TournamentDetail(TournamentScoped, generics.RetrieveUpdateAPIView):
     serializer_class = TournamentSerializer
     permission_classes = [TournamentObjectPermission]
     lookup_field = "slug"
@@ -217,7 +205,7 @@ class TournamentDetail(_TournamentScoped, generics.RetrieveUpdateAPIView):
                                                          actor=self.request.user, **data)
 
 
-class TournamentStatus(_TournamentScoped, APIView):
+class TournamentStatus(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
 
     @extend_schema(request=StatusSerializer, responses=TournamentSerializer)
@@ -230,7 +218,7 @@ class TournamentStatus(_TournamentScoped, APIView):
 
 
 # --- registrations -------------------------------------------------------------------------
-class RegistrationList(_TournamentScoped, generics.ListAPIView):
+class RegistrationList(TournamentScoped, generics.ListAPIView):
     """Registrations (public: name, nickname, club; an organizer of the tournament also sees
     e-mail, date of birth and national id). POST registers a player: anyone while registration
     is open, organizers also in other states; a full tournament waitlists."""
@@ -257,7 +245,7 @@ class RegistrationList(_TournamentScoped, generics.ListAPIView):
         return Response(serializer(reg).data, status=status.HTTP_201_CREATED)
 
 
-class RegistrationWithdraw(_TournamentScoped, APIView):
+class RegistrationWithdraw(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
 
     @extend_schema(request=None, responses=RegistrationSerializer)
@@ -268,7 +256,7 @@ class RegistrationWithdraw(_TournamentScoped, APIView):
         return Response(RegistrationSerializer(reg).data)
 
 
-class RegistrationNationalId(_TournamentScoped, APIView):
+class RegistrationNationalId(TournamentScoped, APIView):
     """Enter, correct or clear (empty) the national id of a registered player (organizers)."""
 
     permission_classes = [TournamentObjectPermission]
@@ -283,7 +271,7 @@ class RegistrationNationalId(_TournamentScoped, APIView):
         return Response(OrganizerRegistrationSerializer(reg).data)
 
 
-class RegistrationImport(_TournamentScoped, APIView):
+class RegistrationImport(TournamentScoped, APIView):
     """Upload a CSV (multipart field ``file``, or the raw text as ``text/csv``): one transaction,
     a bad row answers 400 with ``line`` and the field, and nothing is imported."""
 
@@ -303,7 +291,7 @@ class RegistrationImport(_TournamentScoped, APIView):
         return Response({"imported": len(created)}, status=status.HTTP_201_CREATED)
 
 
-class RegistrationExport(_TournamentScoped, APIView):
+class RegistrationExport(TournamentScoped, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={(200, "text/csv"): OpenApiResponse(description="CSV file")})
@@ -313,7 +301,7 @@ class RegistrationExport(_TournamentScoped, APIView):
 
 
 # --- check-ins -----------------------------------------------------------------------------
-class CheckInList(_TournamentScoped, generics.ListAPIView):
+class CheckInList(TournamentScoped, generics.ListAPIView):
     """Who is checked in (``?game=N`` filters). POST sets one player present or absent
     (referees and organizers)."""
 
@@ -342,7 +330,7 @@ class CheckInList(_TournamentScoped, generics.ListAPIView):
 
 
 # --- roles and links -----------------------------------------------------------------------
-class _OrganizerRead(_TournamentScoped):
+class _OrganizerRead(TournamentScoped):
     def check_read(self, request: Request) -> None:
         if not is_organizer(request.user, self.get_tournament()):
             raise PermissionDeniedError(_("Only an organizer of this tournament may see this."),
@@ -366,7 +354,7 @@ class RoleList(_OrganizerRead, generics.ListAPIView):
         return Response(RoleSerializer(role).data, status=status.HTTP_201_CREATED)
 
 
-class RoleDetail(_TournamentScoped, APIView):
+class RoleDetail(TournamentScoped, APIView):
     permission_classes = [IsAuthenticated, TournamentObjectPermission]
 
     @extend_schema(responses={204: None})
@@ -398,7 +386,7 @@ class LinkList(_OrganizerRead, generics.ListAPIView):
         return Response(LinkSerializer(link).data, status=status.HTTP_201_CREATED)
 
 
-class LinkRevoke(_TournamentScoped, APIView):
+class LinkRevoke(TournamentScoped, APIView):
     permission_classes = [IsAuthenticated, TournamentObjectPermission]
 
     @extend_schema(request=None, responses=LinkSerializer)

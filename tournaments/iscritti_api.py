@@ -17,10 +17,9 @@ from rest_framework.views import APIView
 from config.errors import DomainError, PermissionDeniedError
 
 from . import merge
-from .api import _TournamentScoped
 from .iscritti import import_iscritti
 from .models import Player
-from .permissions import TournamentObjectPermission, is_organizer
+from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
 
 
 def _person(p: Player) -> dict[str, Any]:
@@ -41,7 +40,7 @@ class MergeSerializer(serializers.Serializer):
     drop = serializers.IntegerField(help_text="The player merged into the one who stays (deleted).")
 
 
-class IscrittiImport(_TournamentScoped, APIView):
+class IscrittiImport(TournamentScoped, APIView):
     """Upload the desktop tool's workbook (multipart field ``file``, .xls or .xlsx): one
     transaction; a bad row answers 400 with ``line`` and the field, and nothing is imported."""
 
@@ -76,7 +75,7 @@ class IscrittiImport(_TournamentScoped, APIView):
         }, status=status.HTTP_201_CREATED)
 
 
-class Duplicates(_TournamentScoped, APIView):
+class Duplicates(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
 
     @extend_schema(responses=inline_serializer("Flagged", {"player": Person, "candidates": Candidate}, many=True),
@@ -90,7 +89,7 @@ class Duplicates(_TournamentScoped, APIView):
                                          for p, d in f.candidates]} for f in merge.flagged(tournament)])
 
 
-class Merge(_TournamentScoped, APIView):
+class Merge(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
     parser_classes = [JSONParser, FormParser]
 

@@ -49,6 +49,19 @@ def is_referee(user: Any, tournament: Tournament) -> bool:
     return _role(user, tournament) in (TournamentRole.Role.ORGANIZER, TournamentRole.Role.REFEREE)
 
 
+class TournamentScoped:
+    """API views routed under ``tournaments/<slug>/``: ``get_tournament`` (asked by
+    TournamentObjectPermission and by the view itself) loads the tournament once per request."""
+
+    kwargs: dict[str, Any]
+    _tournament: Tournament | None = None
+
+    def get_tournament(self) -> Tournament:
+        if self._tournament is None:
+            self._tournament = get_object_or_404(Tournament, slug=self.kwargs["slug"])
+        return self._tournament
+
+
 class TournamentObjectPermission(BasePermission):
     """DRF: reads are public; writes need the view's ``required_role`` on the tournament
     returned by ``view.get_tournament()``."""

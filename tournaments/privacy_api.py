@@ -19,8 +19,8 @@ from rest_framework.views import APIView
 from config.errors import DomainError, PermissionDeniedError
 
 from . import privacy
-from .models import Player, Registration, Tournament
-from .permissions import TournamentObjectPermission, is_organizer
+from .models import Player, Registration
+from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
 
 
 class EraseSerializer(serializers.Serializer):
@@ -32,11 +32,8 @@ class ErasedSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The anonymised name the results keep.")
 
 
-class _PlayerOfTournament(APIView):
+class _PlayerOfTournament(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
-
-    def get_tournament(self) -> Tournament:
-        return get_object_or_404(Tournament, slug=self.kwargs["slug"])
 
     def get_player(self, request: Request) -> Player:
         tournament = self.get_tournament()
