@@ -1,8 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from config.converters import IdConverter
 from config.health import healthz
+
+# Before the apps' URLconfs are included: they route ids as <id:...> (never the unbounded <int:>).
+register_converter(IdConverter, "id")
 
 api_patterns = [
     path("", include("tournaments.api_urls")),

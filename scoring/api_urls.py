@@ -6,8 +6,8 @@ urlpatterns = [
     path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="scoring-api-standings"),
     path("scoring/tournaments/<slug:slug>/format/", api.FormatAPI.as_view(), name="scoring-api-format"),
     path("scoring/tournaments/<slug:slug>/ranking/", api.RankingAPI.as_view(), name="scoring-api-ranking"),
-    path("scoring/tournaments/<slug:slug>/games/<int:number>/finish/", api.FinishGameAPI.as_view(),
+    path("scoring/tournaments/<slug:slug>/games/<id:number>/finish/", api.FinishGameAPI.as_view(),
          name="scoring-api-finish-game"),
-    path("scoring/tables/<int:pk>/results/", api.TableResultsAPI.as_view(), name="scoring-api-table-results"),
-    path("scoring/results/<int:pk>/confirm/", api.ConfirmAPI.as_view(), name="scoring-api-confirm"),
+    path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="scoring-api-table-results"),
+    path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="scoring-api-confirm"),
 ]

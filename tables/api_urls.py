@@ -2,7 +2,7 @@ from django.urls import path
 
 from tables import api
 
-game = "tournaments/<slug:slug>/games/<int:number>/"
+game = "tournaments/<slug:slug>/games/<id:number>/"
 
 urlpatterns = [
     path(game, api.GameDetail.as_view(), name="tables-api-game"),
@@ -11,7 +11,7 @@ urlpatterns = [
     path(game + "move/", api.MoveView.as_view(), name="tables-api-move"),
     path(game + "withdraw/", api.WithdrawView.as_view(), name="tables-api-withdraw"),
     path(game + "start/", api.StartView.as_view(), name="tables-api-start"),
-    path(game + "tables/<int:table>/", api.TableDetail.as_view(), name="tables-api-table"),
+    path(game + "tables/<id:table>/", api.TableDetail.as_view(), name="tables-api-table"),
     path(game + "where/", api.WhereView.as_view(), name="tables-api-where"),
     path(game + "objectives/", api.ObjectiveView.as_view(), name="tables-api-objectives"),
     path("tournaments/<slug:slug>/knockout-plan/", api.KnockoutPlanView.as_view(),

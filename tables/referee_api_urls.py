@@ -4,7 +4,7 @@ from django.urls import path
 
 from . import referee_api
 
-_T = "tournaments/<slug:slug>/games/<int:number>/tables/<int:table>/"
+_T = "tournaments/<slug:slug>/games/<id:number>/tables/<id:table>/"
 
 urlpatterns = [
     path(_T + "clock/", referee_api.ClockView.as_view(), name="api-table-clock"),

@@ -3,12 +3,12 @@ from django.urls import path
 from tables import views
 
 app_name = "tables"
-game = "t/<slug:slug>/games/<int:number>/"
+game = "t/<slug:slug>/games/<id:number>/"
 
 urlpatterns = [
     path(game + "tables/", views.game_tables, name="game_tables"),
-    path(game + "tables/<int:table>/", views.table_page, name="table"),
-    path(game + "tables/<int:table>/sheet/", views.sheet, name="sheet"),
+    path(game + "tables/<id:table>/", views.table_page, name="table"),
+    path(game + "tables/<id:table>/sheet/", views.sheet, name="sheet"),
     path(game + "where/", views.where, name="where"),
     path(game + "objective/", views.objective, name="objective"),
     path(game + "organize/", views.organize, name="organize"),
