@@ -159,6 +159,19 @@ def _check_version(locked: Table, expected_version: int | None) -> None:
         )
 
 
+def _lock_running(table: Table, expected_version: int | None, now: dt.datetime,
+                  expired_message: str) -> Table:
+    """The table's row, locked, at the version the caller saw, with a clock that has started
+    and not yet expired (E-TIME): what pausing and extending both require."""
+    locked = _locked(table)
+    _check_version(locked, expected_version)
+    if locked.deadline is None:
+        raise DomainError(_("The clock of this table has not started."), field="clock", rule="E-TIME")
+    if is_expired(locked, now):
+        raise DomainError(expired_message, field="clock", rule="E-TIME")
+    return locked
+
+
 def _sync(table: Table, locked: Table) -> None:
     """Copy the saved row back into the caller's instance."""
     for field in ("status", "clock_started_at", "deadline", "paused_at", "expired_marked_at",
@@ -208,13 +221,8 @@ def pause_clock(table: Table, *, actor: Any, reason: str, now: dt.datetime | Non
     if not reason:
         raise DomainError(_("Say why the clock is paused."), field="reason", rule="E-TIME")
     with transaction.atomic():
-        locked = _locked(table)
-        _check_version(locked, expected_version)
-        if locked.deadline is None:
-            raise DomainError(_("The clock of this table has not started."), field="clock", rule="E-TIME")
-        if is_expired(locked, now):
-            raise DomainError(_("The time of this table has already expired."), field="clock",
-                              rule="E-TIME")
+        locked = _lock_running(table, expected_version, now,
+                               _("The time of this table has already expired."))
         if locked.paused_at is not None:
             raise ConflictError(_("The clock is already paused."), field="clock", rule="E-TIME")
         locked.paused_at = now
@@ -278,13 +286,9 @@ def extend_clock(table: Table, *, actor: Any, minutes: Any, reason: str,
     if not reason:
         raise DomainError(_("Say why the clock is extended."), field="reason", rule="E-TIME")
     with transaction.atomic():
-        locked = _locked(table)
-        _check_version(locked, expected_version)
-        if locked.deadline is None:
-            raise DomainError(_("The clock of this table has not started."), field="clock", rule="E-TIME")
-        if is_expired(locked, now):
-            raise DomainError(_("The time of this table has already expired: it can no longer be "
-                                "extended."), field="clock", rule="E-TIME")
+        locked = _lock_running(table, expected_version, now,
+                               _("The time of this table has already expired: it can no longer be "
+                                 "extended."))
         before = locked.deadline
         locked.deadline = locked.deadline + dt.timedelta(minutes=amount)
         locked.version += 1
