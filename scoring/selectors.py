@@ -245,14 +245,14 @@ def submission_rows(sub: ResultSubmission, seats: Sequence[Seat]) -> list[dict[s
 def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict[str, Any]:
     """The event's K-RANKING contribution of every player and its rows in the ranking's formats
     (events, games, standings). Players' national ids fill the standing rows only with
-    ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type comes from the format preset (no preset: "AMC",
-    which the ranking does not count); T is every table-game with a counted result."""
+    ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type is the tournament's own, else the format preset's (no preset:
+    "AMC", which the ranking does not count); T is every table-game with a counted result."""
     from . import presets
     from . import ranking as rk
 
     conf = settings_for(tournament)
     preset = presets.get(conf.preset)
-    event_type = preset.ranking_class if preset is not None else "AMC"
+    event_type = tournament.event_type or (preset.ranking_class if preset is not None else "") or "AMC"
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
     table_games = len(pairs)

@@ -106,6 +106,20 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class EventType(models.TextChoices):
+        """The event's type for the national ranking (K-RANKING; the clubs' "Tipologia")."""
+
+        CNI = "CNI", _("Campionato Nazionale")
+        RDN = "RDN", _("Raduno Nazionale")
+        MST = "MST", _("Torneo Master")
+        OPN = "OPN", _("Torneo Open")
+        ITC = "ITC", _("Torneo Interclub")
+        CPP = "CPP", _("Campionato Periodico")
+        SQD = "SQD", _("Torneo a Squadre")
+        V2V = "2V2", _("Torneo 2VS2")
+        IVT = "IVT", _("Torneo a Inviti")
+        AMC = "AMC", _("Amichevoli")
+
     class RuleSet(models.TextChoices):
         RTU = "RTU", _("RTU tournament regulation")
         CLASSIC = "CLASSIC", _("Classic")
@@ -130,6 +144,10 @@ class Tournament(models.Model):
         _("rule set"), max_length=20, choices=RuleSet.choices, default=RuleSet.RTU
     )
     ruleset_overrides = models.JSONField(_("rule set overrides"), default=dict, blank=True)
+    event_type = models.CharField(
+        _("national ranking type"), max_length=3, choices=EventType.choices, blank=True, default="",
+        help_text=_("Empty: the type of the chosen format (no format: friendly, not ranked)."),
+    )
     scoring_system = models.CharField(_("scoring system"), max_length=20, default="S-RTU")
     games_count = models.PositiveSmallIntegerField(_("number of games"), default=3)
     start_times = models.JSONField(_("start times"), default=default_start_times)
