@@ -161,6 +161,11 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The club that runs the event (its admins organise it); empty for an event of no club.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments",
+        verbose_name=_("organising club"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
