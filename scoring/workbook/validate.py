@@ -22,7 +22,7 @@ from . import spec
 from .book import BLANK, TEXT, Book, Cell, Sheet, a1
 from .event import Event, Registrant, RoundEntry, SeatEntry, StandingEntry, TableEntry
 
-ROUND_LIKE = re.compile(r"^\s*(\S*?)\s*[\u00b0\u00ba]\s*turno\s*$", re.IGNORECASE)
+ROUND_LIKE = re.compile(r"^\s*(.*?)\s*[\u00b0\u00ba]\s*turno\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,9 @@ def event(n_players: int = 8, rounds: int = 2, *, organizer: str = "ROMA [Il Guf
             for s in t.seats:
                 totals[s.id] += s.score
         played.append(RoundEntry(n, tuple(tables)))
-    ranked = sorted(totals, key=lambda i: (-totals[i], i))
-    standings = [StandingEntry(1 + sum(1 for o in ids if totals[o] > totals[i]), i, totals[i], f"Nome{i}",
+    seated = {s.id for r in played for t in r.tables for s in t.seats}
+    ranked = sorted(seated, key=lambda i: (-totals[i], i))
+    standings = [StandingEntry(1 + sum(1 for o in seated if totals[o] > totals[i]), i, totals[i], f"Nome{i}",
                                f"Cognome{i}") for i in ranked]
     fields: dict[str, Any] = {"organizer": organizer, "name": "Torneo di prova", "type_label": kind,
                               "planned_rounds": rounds, "dates": [first + dt.timedelta(days=7 * k)
