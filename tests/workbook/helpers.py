@@ -8,7 +8,15 @@ from typing import Any
 
 from scoring.workbook import spec
 from scoring.workbook.book import Book
-from scoring.workbook.event import Event, Registrant, RoundEntry, SeatEntry, StandingEntry, TableEntry, to_book
+from scoring.workbook.event import (
+    Event,
+    Registrant,
+    RoundEntry,
+    SeatEntry,
+    StandingEntry,
+    TableEntry,
+    to_book,
+)
 
 
 def registrants(n: int, *, born: bool = True, start: int = 1) -> list[Registrant]:
