@@ -167,10 +167,16 @@ def export(tournament: Tournament, *, fmt: str = "xls", organizer: str | None = 
     return result
 
 
-def remember_organizer(tournament: Tournament, organizer: str) -> None:
+def remember_organizer(tournament: Tournament, organizer: str, *, actor: Any = None) -> None:
+    """The organizer's name as the clubs' list spells it (part of the event's id); audited."""
+    from tournaments import audit
+
     organizer = " ".join(organizer.split())[:150]
-    if organizer:
+    before = organizer_of(tournament)
+    if organizer and organizer != before:
         WorkbookEvent.objects.update_or_create(tournament=tournament, defaults={"organizer": organizer})
+        audit.record(actor=actor, action="workbook.organizer", obj=tournament, tournament=tournament,
+                     before={"organizer": before}, after={"organizer": organizer})
 
 
 def as_dict(result: Export) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from .book import BLANK, BOOL, DATE, EPOCH, ERROR, NUMBER, TEXT, Book, Cell, a1
 from .validate import Issue
 
 OLE2 = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"
-FORMULA_RECORDS = {0x0006}  # FORMULA (its cached value is kept as the cell's value)
 
 
 class WorkbookFileError(Exception):
@@ -55,8 +54,13 @@ def open_book(content: bytes, filename: str = "") -> Book:
 
 
 # ------------------------------------------------------------------ .xls
-def _formula_cells(content: bytes) -> dict[str, set[tuple[int, int]]]:
-    """Where the workbook stream holds FORMULA records, per sheet name (xlrd keeps only values)."""
+CELL_RECORDS = {0x0203, 0x00FD, 0x0204, 0x027E, 0x0201, 0x0205, 0x0006, 0x00D6, 0x0208}
+MULTI_RECORDS = {0x00BD, 0x00BE}  # MULRK, MULBLANK: row, first column, …, last column
+
+
+def _scan(content: bytes) -> dict[str, set[tuple[int, int]]]:
+    """One pass over the workbook stream before anything is parsed: refuses declared dimensions
+    and cells beyond the limits, and finds the FORMULA records per sheet (xlrd keeps only values)."""
     from xlrd import compdoc
 
     doc = compdoc.CompDoc(content, logfile=io.StringIO())
@@ -64,18 +68,33 @@ def _formula_cells(content: bytes) -> dict[str, set[tuple[int, int]]]:
     if mem is None:
         mem, base, length = doc.locate_named_stream("Book")
     stream = bytes(mem[base:base + length]) if mem is not None else b""
-    pos, names, current, out = 0, {}, None, {}
+    pos, names, current = 0, {}, None
+    out: dict[str, set[tuple[int, int]]] = {}
+    sheets = 0
     while pos + 4 <= len(stream):
         rtype, size = struct.unpack_from("<HH", stream, pos)
         data = stream[pos + 4:pos + 4 + size]
         if rtype == 0x0085 and len(data) >= 8:  # BOUNDSHEET: the offset of a sheet's BOF
+            sheets += 1
+            if sheets > spec.MAX_SHEETS:
+                raise _refuse("WB-LIMIT", _("the workbook has more than %(n)s sheets") % {"n": spec.MAX_SHEETS})
             cch, high = data[6], data[7]
             raw = data[8:8 + (cch * 2 if high & 1 else cch)]
             names[struct.unpack_from("<I", data)[0]] = raw.decode("utf-16-le" if high & 1 else "latin-1", "replace")
         elif rtype == 0x0809:
             current = names.get(pos)
-        elif rtype in FORMULA_RECORDS and current is not None and len(data) >= 4:
-            out.setdefault(current, set()).add(struct.unpack_from("<HH", data))
+        elif current is not None and rtype == 0x0200 and len(data) >= 12:  # DIMENSIONS, as declared
+            rows, cols = struct.unpack_from("<I", data, 4)[0], struct.unpack_from("<H", data, 10)[0]
+            if rows > spec.MAX_ROWS or cols > spec.MAX_COLS:
+                _limit_cell(current, rows, cols, None)
+        elif current is not None and (rtype in CELL_RECORDS or rtype in MULTI_RECORDS) and len(data) >= 4:
+            row, col = struct.unpack_from("<HH", data)
+            if rtype in MULTI_RECORDS and len(data) >= 6:
+                col = struct.unpack_from("<H", data, len(data) - 2)[0]
+            if rtype != 0x0208:
+                _limit_cell(current, row, col, None)
+            if rtype == 0x0006:
+                out.setdefault(current, set()).add((row, struct.unpack_from("<H", data, 2)[0]))
         pos += 4 + size
     return out
 
@@ -84,8 +103,10 @@ def _read_xls(content: bytes) -> Book:
     import xlrd
 
     try:
+        formulas = _scan(content)
         wb = xlrd.open_workbook(file_contents=content, ragged_rows=True, on_demand=True, logfile=io.StringIO())
-        formulas = _formula_cells(content)
+    except WorkbookFileError:
+        raise
     except Exception:  # noqa: BLE001 - a damaged file is the user's input: say so, never crash
         raise _refuse("WB-FILE", _("the file is damaged or not an Excel 97-2003 workbook (.xls)")) from None
     if wb.nsheets > spec.MAX_SHEETS:

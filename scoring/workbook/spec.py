@@ -69,8 +69,8 @@ MAX_FILE_BYTES = 10 * 1024 * 1024  # the ranking's own download limit
 MAX_UNCOMPRESSED_BYTES = 60 * 1024 * 1024  # .xlsx: the sum of its parts once unzipped
 MAX_RATIO = 200  # .xlsx: uncompressed / compressed size of one part
 MAX_SHEETS = 80
-MAX_ROWS = 5000
-MAX_COLS = 64
+MAX_ROWS = 20000  # the national registry sheet of the template has about 3,000 rows
+MAX_COLS = 256  # an .xls sheet's own maximum
 MAX_CELL_CHARS = 1000
 
 ERROR, WARNING = "error", "warning"

@@ -41,7 +41,7 @@ def workbook_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The checks of the tournament's workbook, the organizer's name as the ranking spells it,
     and the download (refused, with the reasons, while the ranking would refuse the file)."""
     if request.method == "POST":
-        wb_export.remember_organizer(tournament, request.POST.get("organizer", ""))
+        wb_export.remember_organizer(tournament, request.POST.get("organizer", ""), actor=request.user)
         return redirect("scoring:workbook", slug=tournament.slug)
     fmt = request.GET.get("download", "")
     result = wb_export.export(tournament, fmt=fmt if fmt in CONTENT_TYPES else "xls",
