@@ -193,3 +193,17 @@ def test_players_are_matched_not_merged(db: Any) -> None:
     from tournaments.merge import flagged
 
     assert any(fl.player.last_name == "Cognome2" for fl in flagged(t))  # on the merge page for a person to decide
+
+
+def test_a_large_workbook_with_accents_and_symbols_reads_back_exactly() -> None:
+    """Thousands of shared strings (split over several records) and a stream over many sectors."""
+    from scoring.workbook.event import Registrant
+    from scoring.workbook.validate import check
+
+    ev = event(8, 2)
+    extra = [Registrant(i, f"Nicolò{i}", f"D’Alessandro-Łukasz{i}", club=f"Club “{i}”") for i in range(9, 3000)]
+    ev = replace(ev, registrants=[*ev.registrants, *extra])
+    data = write(to_book(ev))
+    assert len(data) > 64 * 1024
+    back = check(open_book(data, "big.xls")).event
+    assert back is not None and back.registrants == ev.registrants
