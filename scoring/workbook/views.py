@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
@@ -133,19 +134,26 @@ class WorkbookAPI(TournamentScoped, APIView):
         if not is_organizer(request.user, self.get_tournament()):
             self.permission_denied(request, message=_("Only an organizer of this tournament may do this."))
 
+    @extend_schema(responses=WorkbookCheckSerializer,
+                   summary="Check the event workbook for the national ranking (organizer)")
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(wb_export.as_dict(wb_export.export(self.get_tournament(), write_file=False)))
+
+
+class WorkbookFileAPI(WorkbookAPI):
+    """The tournament's event workbook file (organizer), or the reasons the ranking would refuse it."""
+
     @extend_schema(
-        parameters=[OpenApiParameter("download", str, enum=["xls", "xlsx"], required=False,
-                                     description="Return the file instead of the checks.")],
-        responses={200: WorkbookCheckSerializer, 400: WorkbookCheckSerializer},
-        summary="Check (or download) the event workbook for the national ranking (organizer)")
-    def get(self, request: Request, slug: str) -> Any:
-        fmt = request.query_params.get("download", "")
-        if fmt and fmt not in CONTENT_TYPES:
-            return Response({"download": [_("Choose xls or xlsx.")], "rule": "FORMAT"}, status=400)
-        result = wb_export.export(self.get_tournament(), fmt=fmt or "xls", write_file=bool(fmt))
-        if fmt and result.ok:
+        parameters=[OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=["xls", "xlsx"])],
+        responses={(200, CONTENT_TYPES["xls"]): OpenApiTypes.BINARY,
+                   (200, CONTENT_TYPES["xlsx"]): OpenApiTypes.BINARY,
+                   400: WorkbookCheckSerializer},
+        summary="Download the event workbook for the national ranking: xls or xlsx (organizer)")
+    def get(self, request: Request, slug: str, fmt: str = "xls") -> Any:  # type: ignore[override]
+        result = wb_export.export(self.get_tournament(), fmt=fmt if fmt in CONTENT_TYPES else "xls")
+        if result.ok:
             return _file_response(result, fmt)
-        return Response(wb_export.as_dict(result), status=400 if fmt and not result.ok else 200)
+        return Response(wb_export.as_dict(result), status=400)
 
 
 class WorkbookImportAPI(APIView):

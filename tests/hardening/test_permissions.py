@@ -90,7 +90,7 @@ EXPECTED: dict[str, Any] = {
     "scoring:export": READ,
     # The event workbook: the organizer's name (organizer); importing past events (anyone who
     # organizes a tournament, or staff).
-    "scoring:workbook": {"post": ORGANIZER}, "scoring-api-workbook": READ,
+    "scoring:workbook": {"post": ORGANIZER}, "scoring-api-workbook": READ, "scoring-api-workbook-file": READ,
     "scoring:workbook-import": {"post": {"organizer", "organizer_other"}},
     "scoring-api-workbook-import": {"post": {"organizer", "organizer_other"}},
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},

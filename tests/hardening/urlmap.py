@@ -99,6 +99,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:format": lambda w: {"slug": w.slug}, "scoring:ranking": lambda w: {"slug": w.slug},
     "scoring:workbook": lambda w: {"slug": w.slug}, "scoring:workbook-import": lambda w: {},
     "scoring-api-workbook": lambda w: {"slug": w.slug}, "scoring-api-workbook-import": lambda w: {},
+    "scoring-api-workbook-file": lambda w: {"slug": w.slug, "fmt": "xls"},
     "scoring-api-table-results": lambda w: {"pk": w.table2},
     "scoring-api-confirm": lambda w: {"pk": w.result},
     "tables_referee:projector": _game,

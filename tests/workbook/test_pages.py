@@ -44,7 +44,7 @@ def test_the_results_page_links_to_the_workbook_which_downloads_when_nothing_is_
     assert got["Content-Disposition"] == 'attachment; filename="20260509 - MILANO [RCU].xls"'
     api = client.get(f"/api/scoring/tournaments/{t.slug}/workbook/").json()
     assert api["ok"] and api["event_id"] == "20260509 - MILANO [RCU]" and api["errors"] == []
-    assert client.get(f"/api/scoring/tournaments/{t.slug}/workbook/?download=xlsx").status_code == 200
+    assert client.get(f"/api/scoring/tournaments/{t.slug}/workbook/xlsx/").status_code == 200
 
 
 def test_a_workbook_the_ranking_would_refuse_is_not_downloaded_and_the_page_says_why(client: Any, db: Any) -> None:
@@ -56,7 +56,7 @@ def test_a_workbook_the_ranking_would_refuse_is_not_downloaded_and_the_page_says
     got = client.get(reverse("scoring:workbook", args=[t.slug]) + "?download=xls")
     text = got.content.decode()
     assert got.status_code == 400 and "would refuse" in text and "Round 4, table 2 has no confirmed result" in text
-    api = client.get(f"/api/scoring/tournaments/{t.slug}/workbook/?download=xls")
+    api = client.get(f"/api/scoring/tournaments/{t.slug}/workbook/xls/")
     assert api.status_code == 400 and api.json()["errors"][0]["code"] == "WB-RESULT"
 
 
