@@ -80,7 +80,7 @@ ERROR, WARNING = "error", "warning"
 ISSUES: Mapping[str, tuple[str, object]] = MappingProxyType({
     "E1": (ERROR, _("The file name contains an apostrophe (')")),
     "E2": (ERROR, _("The sheet TORNEO is missing")),
-    "E3": (ERROR, _("%(what)s is empty: fill it in (TORNEO %(cell)s)")),
+    "E3": (ERROR, _("%(what)s is empty: fill it in (%(cell)s)")),
     "E4": (ERROR, _("Tipologia “%(value)s” is not one of: %(allowed)s")),
     "E5": (ERROR, _("Numero Turni Previsti must be a number other than 0")),
     "E6": (ERROR, _("The date in %(cell)s is earlier than the previous round's")),
