@@ -105,6 +105,9 @@ def test_a_changed_file_replaces_its_event(db: Any, tmp_path: Any) -> None:
     assert (t.slug, t.name) == (slug, "Torneo corretto")
     rows = selectors.standings(t)["rows"]
     assert [r["rank"] for r in rows] == [s.position for s in ev.standings]
+    assert [r["total"] for r in rows] == [s.points for s in ev.standings]
+    names = {p.pk: (p.first_name, p.last_name) for p in Player.objects.all()}
+    assert [names[r["player"]] for r in rows] == [(f"Nome{s.id}", f"Cognome{s.id}") for s in ev.standings]
     assert WorkbookEvent.objects.get().event_id == "20250301 - ROMA [Il Gufo]"
 
 
