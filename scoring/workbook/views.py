@@ -134,7 +134,7 @@ class WorkbookAPI(TournamentScoped, APIView):
         if not is_organizer(request.user, self.get_tournament()):
             self.permission_denied(request, message=_("Only an organizer of this tournament may do this."))
 
-    @extend_schema(responses=WorkbookCheckSerializer,
+    @extend_schema(responses=WorkbookCheckSerializer, operation_id="scoring_tournaments_workbook_check",
                    summary="Check the event workbook for the national ranking (organizer)")
     def get(self, request: Request, slug: str) -> Response:
         return Response(wb_export.as_dict(wb_export.export(self.get_tournament(), write_file=False)))
@@ -144,6 +144,7 @@ class WorkbookFileAPI(WorkbookAPI):
     """The tournament's event workbook file (organizer), or the reasons the ranking would refuse it."""
 
     @extend_schema(
+        operation_id="scoring_tournaments_workbook_file",
         parameters=[OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=["xls", "xlsx"])],
         responses={(200, CONTENT_TYPES["xls"]): OpenApiTypes.BINARY,
                    (200, CONTENT_TYPES["xlsx"]): OpenApiTypes.BINARY,
@@ -162,7 +163,7 @@ class WorkbookImportAPI(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
 
-    @extend_schema(request={"multipart/form-data": {"type": "object", "properties": {
+    @extend_schema(operation_id="scoring_workbooks_import", request={"multipart/form-data": {"type": "object", "properties": {
         "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}}},
         responses={200: FileReportSerializer(many=True)},
         summary="Import past events from their workbooks (.xls/.xlsx)")
