@@ -108,3 +108,8 @@ def test_someone_else_cannot_replace_an_imported_event(client: Any, db: Any) -> 
     report = got.json()[0]
     assert report["status"] == "refused" and "only its organizers or staff" in report["errors"][0]["message"]
     assert Tournament.objects.get(slug__startswith="20250301").name == "Torneo di prova"
+
+
+def test_the_tournament_list_links_to_the_import_page(client: Any, db: Any) -> None:
+    client.force_login(f.UserFactory())
+    assert reverse("scoring:workbook-import") in client.get(reverse("tournaments:list")).content.decode()
