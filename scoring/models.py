@@ -127,3 +127,29 @@ class Confirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission} ✓ {self.user or self.player}"
+
+
+class WorkbookEvent(models.Model):
+    """A tournament as the clubs' event workbook knows it: the organizer's name as the national
+    ranking spells it (part of the event's id), and, for an event imported from a workbook, what
+    the workbook said. An imported event's standings are its ``Classifica Ridotta`` as written
+    (positions, ties and points kept; K-RANKING stores them so), not recomputed."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="workbook")
+    organizer = models.CharField(_("organizer (as in the clubs' list)"), max_length=150, blank=True)
+    # Imported events only: "yyyyMMdd - Organizzatore", the ranking's key of the event.
+    event_id = models.CharField(max_length=200, null=True, blank=True, unique=True)
+    source = models.CharField(_("file"), max_length=255, blank=True)
+    digest = models.CharField(max_length=64, blank=True)  # of what was read: the same file changes nothing
+    planned_rounds = models.PositiveSmallIntegerField(default=0)
+    dates = models.JSONField(default=list, blank=True)
+    note = models.TextField(blank=True)
+    standings = models.JSONField(default=list, blank=True)  # [{"player", "position", "points"}] in sheet order
+    imported_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("event workbook")
+        verbose_name_plural = _("event workbooks")
+
+    def __str__(self) -> str:
+        return self.event_id or str(self.tournament)

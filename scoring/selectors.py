@@ -4,7 +4,7 @@ number of players or tables (tests check this with ``django_assert_max_num_queri
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,6 +160,31 @@ def game_results(pairs: Iterable[tuple[TableState, ResultSubmission]]) -> list[s
     return out
 
 
+def imported_rows(tournament: Tournament, results: Sequence[st.GameResult]) -> list[st.Row] | None:
+    """An event imported from the clubs' workbook: its standings as the workbook wrote them
+    (positions, ties and points of ``Classifica Ridotta``), with each player's games; None for
+    any other tournament."""
+    from .models import WorkbookEvent
+
+    stored = (WorkbookEvent.objects.filter(tournament=tournament, imported_at__isnull=False)
+              .values_list("standings", flat=True).first())
+    if not stored:
+        return None
+    games: dict[int, list[st.GameResult]] = defaultdict(list)
+    for r in results:
+        games[r.player].append(r)
+    shared = Counter(int(s["position"]) for s in stored)
+    rows = []
+    for s in stored:
+        mine = sorted(games.get(int(s["player"]), []), key=lambda g: g.game)
+        rows.append(st.Row(
+            player=int(s["player"]), rank=int(s["position"]), shared=shared[int(s["position"])] > 1,
+            total=float(s["points"]), played=len(mine), wins=sum(1 for g in mine if g.place == 1),
+            cells=[st.Cell(g.game, g.points, True, g.place, g.table, g.extra, g.armies, g.game_score) for g in mine],
+        ))
+    return rows
+
+
 def standings(tournament: Tournament) -> dict[str, Any]:
     """{"rows": [...], "games": [1, 2, 3], "method", "best_n", "publish_unconfirmed"}; cached
     until the next write to a result or a confirmation (services invalidate it)."""
@@ -178,8 +203,10 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     names = {pk: p.display_name for pk, p in players.items()}
     method = method_of(tournament, conf)
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
-    rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names,
-                      chain=chain, final_games=final_games(tournament, conf) if method != "knockout" else ())
+    rows = imported_rows(tournament, results)
+    if rows is None:
+        rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names,
+                          chain=chain, final_games=final_games(tournament, conf) if method != "knockout" else ())
     data = {
         "method": method,
         "preset": conf.preset,

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .workbook import views as workbook_views
 
 app_name = "scoring"
 urlpatterns = [
@@ -14,5 +15,7 @@ urlpatterns = [
     path("t/<slug:slug>/results/table/<id:pk>/", views.table_page, name="table"),
     path("t/<slug:slug>/results/table/<id:pk>/enter/", views.enter_result, name="enter"),
     path("t/<slug:slug>/results/<id:pk>/confirm/", views.confirm, name="confirm"),
+    path("t/<slug:slug>/results/workbook/", workbook_views.workbook_page, name="workbook"),
+    path("workbooks/import/", workbook_views.import_page, name="workbook-import"),
     path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),
 ]

@@ -88,6 +88,11 @@ EXPECTED: dict[str, Any] = {
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},
     "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
     "scoring:export": READ,
+    # The event workbook: the organizer's name (organizer); importing past events (anyone who
+    # organizes a tournament, or staff).
+    "scoring:workbook": {"post": ORGANIZER}, "scoring-api-workbook": READ, "scoring-api-workbook-file": READ,
+    "scoring:workbook-import": {"post": {"organizer", "organizer_other"}},
+    "scoring-api-workbook-import": {"post": {"organizer", "organizer_other"}},
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     "tournaments:link": READ, "tournaments:detail": READ,
     # Closed in the running demo: others are sent back to the tournament page with a message.
