@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, national_api
 
 urlpatterns = [
     path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="scoring-api-standings"),
@@ -10,4 +10,6 @@ urlpatterns = [
          name="scoring-api-finish-game"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="scoring-api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="scoring-api-confirm"),
+    path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="ranking-api-years"),
+    path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="ranking-api-year"),
 ]

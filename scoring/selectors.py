@@ -247,18 +247,16 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     (events, games, standings). Players' national ids fill the standing rows only with
     ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type is the tournament's own, else the format preset's (no preset:
     "AMC", which the ranking does not count); T is every table-game with a counted result."""
-    from . import presets
+    from . import national
     from . import ranking as rk
 
     conf = settings_for(tournament)
-    preset = presets.get(conf.preset)
-    event_type = tournament.event_type or (preset.ranking_class if preset is not None else "") or "AMC"
+    event_type = national.event_type(tournament, conf.preset)
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
     table_games = len(pairs)
-    rounds = max((state.table.game.number for state, _sub in pairs), default=0)
-    games = Game.objects.filter(tournament=tournament)
-    dates = sorted(g.finished_at.date() if g.finished_at else tournament.date for g in games) or [tournament.date]
+    rounds = tournament.games_count  # the declared rounds (a periodic championship's class)
+    dates = list(national.event_dates(tournament))
     organizer = tournament.created_by.get_full_name() or tournament.created_by.username if tournament.created_by else ""
     event = rk.event_id(dates[-1], organizer or tournament.slug)
     rows = [r for r in data["rows"] if r["played"]]

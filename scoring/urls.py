@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import national_views, views
 
 app_name = "scoring"
 urlpatterns = [
@@ -15,4 +15,9 @@ urlpatterns = [
     path("t/<slug:slug>/results/table/<id:pk>/enter/", views.enter_result, name="enter"),
     path("t/<slug:slug>/results/<id:pk>/confirm/", views.confirm, name="confirm"),
     path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),
+    # national ranking (K-RANKING), every event on this instance
+    path("ranking/", national_views.years_page, name="national"),
+    path("ranking/<id:year>/", national_views.year_page, name="national-year"),
+    path("ranking/<id:year>/player/<id:pk>/", national_views.player_page, name="national-player"),
+    path("ranking/<id:year>/export.<str:fmt>", national_views.export, name="national-export"),
 ]
