@@ -263,7 +263,7 @@ def test_card_says_why_an_event_did_not_count_in_italian(client: Any, year2025: 
     settings.LANGUAGE_CODE = "it"
     text = client.get(reverse("scoring:national-player", args=[2025, year2025[0].pk]),
                       HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    assert "Classifica nazionale 2025" in text and "non conta" in text
+    assert "Ranking nazionale 2025" in text and "non conta per il ranking" in text and "254,4" in text
 
 
 def test_exports_csv_xlsx_json(client: Any, year2025: list[Player]) -> None:
