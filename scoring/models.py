@@ -187,27 +187,28 @@ class NationalRanking(models.Model):
         return str(self.year)
 
 
-class NationalRankingRow(models.Model):
-    ranking = models.ForeignKey(NationalRanking, on_delete=models.CASCADE, related_name="rows")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    position = models.PositiveIntegerField(null=True, blank=True)  # empty: nothing counted
-    points = models.DecimalField(max_digits=12, decimal_places=1)
-    # What public pages show (name, nickname, club) as of the computation; ``search`` is the
-    # normalised name and nickname the page's search matches.
-    name = models.CharField(max_length=250)
-    club = models.CharField(max_length=120, blank=True)
-    search = models.CharField(max_length=340, db_index=True)
+class NationalRankingEvent(models.Model):
+    """An event the year's ranking read: its type, table-games T, declared rounds and dates."""
+
+    ranking = models.ForeignKey(NationalRanking, on_delete=models.CASCADE, related_name="event_set")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    event_type = models.CharField(max_length=3)
+    table_games = models.PositiveIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    starts_on = models.DateField()
+    ends_on = models.DateField()
 
     class Meta:
-        ordering = ["ranking", "position", "name"]
-        constraints = [models.UniqueConstraint(fields=["ranking", "player"], name="ranking_row_once_per_player")]
+        ordering = ["ranking", "ends_on", "id"]
+        constraints = [models.UniqueConstraint(fields=["ranking", "tournament"], name="ranking_event_once")]
 
     def __str__(self) -> str:
-        return f"{self.ranking} {self.position} {self.name}"
+        return f"{self.ranking} {self.tournament_id} {self.event_type}"
 
 
-class NationalRankingEntry(models.Model):
-    """One event on a player's card: its VT as shown, whether it counted and why not."""
+class NationalRankingRow(models.Model):
+    """A player's line of the year: position, points, and every event of theirs (``events``:
+    [{"tournament", "position", "vt", "reason"}], ``reason`` one of ``Reason``)."""
 
     class Reason(models.TextChoices):
         COUNTED = "counted", _("counted")
@@ -217,19 +218,20 @@ class NationalRankingEntry(models.Model):
         BEYOND_ROUNDS = "beyond_rounds", _("beyond the rounds counted for periodic championships")
         BLACKLISTED = "blacklisted", _("the player was on the blacklist on the event's dates")
 
-    row = models.ForeignKey(NationalRankingRow, on_delete=models.CASCADE, related_name="entries")
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
-    event_type = models.CharField(max_length=3)
-    position = models.PositiveIntegerField()
-    vt = models.DecimalField(max_digits=12, decimal_places=1)
-    reason = models.CharField(max_length=20, choices=Reason.choices)
+    ranking = models.ForeignKey(NationalRanking, on_delete=models.CASCADE, related_name="rows")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(null=True, blank=True)  # empty: nothing counted
+    points = models.DecimalField(max_digits=12, decimal_places=1)
+    # What public pages show (name, nickname, club) as of the computation; ``search`` is the
+    # normalised name and nickname the page's search matches.
+    name = models.CharField(max_length=250)
+    club = models.CharField(max_length=120, blank=True)
+    search = models.CharField(max_length=340, db_index=True)
+    events = models.JSONField(default=list)
 
     class Meta:
-        ordering = ["row", "id"]
+        ordering = ["ranking", "position", "name"]
+        constraints = [models.UniqueConstraint(fields=["ranking", "player"], name="ranking_row_once_per_player")]
 
     def __str__(self) -> str:
-        return f"{self.row} – {self.tournament_id}: {self.vt} ({self.reason})"
-
-    @property
-    def counted(self) -> bool:
-        return self.reason == self.Reason.COUNTED
+        return f"{self.ranking} {self.position} {self.name}"

@@ -32,7 +32,7 @@ from . import ranking as rk
 from .models import (
     Confirmation,
     NationalRanking,
-    NationalRankingEntry,
+    NationalRankingEvent,
     NationalRankingRow,
     RankingBlacklist,
     ResultSubmission,
@@ -130,41 +130,40 @@ def compute(year: int) -> NationalRanking:
         stored = NationalRanking.objects.select_for_update().get(year=year)
         finished = _finished([year])
         t_games = _table_games([t.pk for t, *_ in finished])
-        standings = {t.pk: selectors.standings(t)["rows"] for t, *_ in finished}
+        standings = {pk: data["rows"] for pk, data in selectors.standings_many([t for t, *_ in finished]).items()}
         ids = {r["player"] for rows in standings.values() for r in rows if r["played"]}
         players = {p.pk: p for p in Player.objects.filter(pk__in=ids).select_related("club")}
         banned: dict[int, list[RankingBlacklist]] = defaultdict(list)
         for b in RankingBlacklist.objects.filter(player_id__in=ids):
             banned[b.player_id].append(b)
         events = []
-        by_key = {}
         for t, kind, start, end in finished:
             rows = [(r["player"], int(r["rank"])) for r in standings[t.pk]
                     if r["played"] and r["player"] in players and not is_anonymous(players[r["player"]])]
             events.append(rk.Event(key=t.pk, event_type=kind, table_games=t_games.get(t.pk, 0),
                                    rounds=t.games_count, start=start, end=end, standings=rows))
-            by_key[t.pk] = t
 
         def blacklisted(player: int, e: rk.Event) -> bool:
             return any(b.covers(e.start, e.end) for b in banned.get(player, ()))
 
         result = rk.year_ranking(year, events, blacklisted)
-        NationalRankingEntry.objects.filter(row__ranking=stored).delete()
-        NationalRankingRow.objects.filter(ranking=stored).delete()
+        # Replace the year's rows and events: plain DELETEs (nothing points at them), bulk inserts.
+        for old in (NationalRankingRow.objects.filter(ranking=stored), NationalRankingEvent.objects.filter(ranking=stored)):
+            old._raw_delete(old.db)
+        NationalRankingEvent.objects.bulk_create([
+            NationalRankingEvent(ranking_id=stored.pk, tournament_id=e.key, event_type=e.event_type,
+                                 table_games=e.table_games, rounds=e.rounds, starts_on=e.start, ends_on=e.end)
+            for e in events], batch_size=1000)
         rows = []
         for py in result.players:
             p = players[py.player]
-            club = p.club.name if p.club else ""
-            rows.append(NationalRankingRow(ranking=stored, player=p, position=py.position, points=py.points,
-                                           name=p.display_name, club=club,
-                                           search=normalise_name(p.first_name, p.last_name, p.nickname)))
+            rows.append(NationalRankingRow(
+                ranking_id=stored.pk, player_id=p.pk, position=py.position, points=py.points,
+                name=p.display_name, club=p.club.name if p.club else "",
+                search=normalise_name(p.first_name, p.last_name, p.nickname),
+                events=[{"tournament": ln.event.key, "position": ln.position, "vt": str(ln.shown_vt),
+                         "reason": ln.reason} for ln in py.lines]))
         NationalRankingRow.objects.bulk_create(rows, batch_size=1000)
-        entries = [
-            NationalRankingEntry(row=row, tournament_id=ln.event.key, event_type=ln.event.event_type,
-                                 position=ln.position, vt=ln.shown_vt, reason=ln.reason)
-            for row, py in zip(rows, result.players, strict=True) for ln in py.lines
-        ]
-        NationalRankingEntry.objects.bulk_create(entries, batch_size=2000)
         stored.computed_at = timezone.now()
         stored.version += 1
         stored.events = len(events)
@@ -203,9 +202,7 @@ def request_update(year: int) -> None:
 def tournament_changed(tournament: Tournament) -> None:
     """A tournament finished, reopened, or a result or setting of a finished one changed: every
     year it is in now or was in when last computed gets recomputed."""
-    years = set(NationalRankingEntry.objects.filter(tournament=tournament)
-                .values_list("row__ranking__year", flat=True).distinct())
-    if tournament.status == Tournament.Status.FINISHED or not years:
-        years.add(event_year(tournament))
+    years = set(NationalRankingEvent.objects.filter(tournament=tournament).values_list("ranking__year", flat=True))
+    years.add(event_year(tournament))
     for year in sorted(years):
         request_update(year)

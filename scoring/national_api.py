@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import national_selectors as ns
-from .models import NationalRankingEntry
+from .models import NationalRankingRow
 
 DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
 
@@ -44,7 +44,7 @@ class RankingEventSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     vt = serializers.FloatField(help_text="VT = a × (100 + T) × C, one decimal (half down).")
     counted = serializers.BooleanField()
-    reason = serializers.ChoiceField(choices=NationalRankingEntry.Reason.choices,
+    reason = serializers.ChoiceField(choices=NationalRankingRow.Reason.choices,
                                      help_text="Why it did not count ('counted' when it did).")
 
 
@@ -101,4 +101,4 @@ class NationalRankingYearAPI(APIView):
         offset = _int(request.query_params.get("offset"), 0, 0, 2**31 - 1)
         return Response({"year": ranking.year, "computed_at": ranking.computed_at, "version": ranking.version,
                          "count": qs.count(), "limit": limit, "offset": offset,
-                         "rows": ns.row_dicts(list(qs[offset:offset + limit]))})
+                         "rows": ns.row_dicts(ranking, list(qs[offset:offset + limit]))})

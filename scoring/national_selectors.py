@@ -3,14 +3,14 @@ number of queries per call, whatever the number of players."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
 
 from tournaments.models import normalise_name
 
-from .models import NationalRanking, NationalRankingEntry, NationalRankingRow
+from .models import NationalRanking, NationalRankingEvent, NationalRankingRow
 
 MAX_YEAR = 9999
 
@@ -35,22 +35,37 @@ def rows(ranking: NationalRanking, query: str = "") -> QuerySet[NationalRankingR
     return qs.order_by("position", "name", "id")
 
 
-def entries_of(row_ids: list[int]) -> dict[int, list[NationalRankingEntry]]:
-    out: dict[int, list[NationalRankingEntry]] = defaultdict(list)
-    for e in (NationalRankingEntry.objects.filter(row_id__in=row_ids).select_related("tournament")
-              .order_by("row_id", "id")):
-        out[e.row_id].append(e)
+def events_of(ranking: NationalRanking) -> dict[int, NationalRankingEvent]:
+    """The year's events by tournament id, with their tournaments (name, slug, date)."""
+    return {e.tournament_id: e for e in NationalRankingEvent.objects.filter(ranking=ranking).select_related("tournament")}
+
+
+REASONS = dict(NationalRankingRow.Reason.choices)
+
+
+def card(row: NationalRankingRow, events: dict[int, NationalRankingEvent]) -> list[dict[str, Any]]:
+    """A player's events as pages show them: the event, its type, position, VT, counted, why not."""
+    out = []
+    for item in row.events:
+        e = events.get(item["tournament"])
+        if e is None:
+            continue
+        out.append({"tournament": e.tournament, "type": e.event_type, "table_games": e.table_games,
+                    "position": item["position"], "vt": Decimal(item["vt"]), "reason": item["reason"],
+                    "counted": item["reason"] == NationalRankingRow.Reason.COUNTED,
+                    "reason_label": str(REASONS.get(item["reason"], item["reason"]))})
     return out
 
 
-def event_dict(e: NationalRankingEntry) -> dict[str, Any]:
-    return {"event": e.tournament.slug, "name": e.tournament.name, "type": e.event_type,
-            "position": e.position, "vt": float(e.vt), "counted": e.counted, "reason": e.reason}
+def event_dict(item: dict[str, Any]) -> dict[str, Any]:
+    t = item["tournament"]
+    return {"event": t.slug, "name": t.name, "type": item["type"], "position": item["position"],
+            "vt": float(item["vt"]), "counted": item["counted"], "reason": item["reason"]}
 
 
-def row_dicts(rows: list[NationalRankingRow]) -> list[dict[str, Any]]:
+def row_dicts(ranking: NationalRanking, rows: list[NationalRankingRow]) -> list[dict[str, Any]]:
     """Rows as the API and the JSON export give them: name and club only, no other personal data."""
-    entries = entries_of([r.pk for r in rows])
+    events = events_of(ranking)
     return [{"position": r.position, "player": {"id": r.player_id, "name": r.name, "club": r.club},
-             "points": float(r.points), "events": [event_dict(e) for e in entries[r.pk]]}
+             "points": float(r.points), "events": [event_dict(item) for item in card(r, events)]}
             for r in rows]

@@ -19,7 +19,7 @@ from tournaments.spreadsheets import safe_row
 
 from . import national_selectors as ns
 from . import ranking as rk
-from .models import NationalRanking, NationalRankingEntry, NationalRankingRow
+from .models import NationalRanking, NationalRankingRow
 
 PAGE_SIZE = 100
 
@@ -63,23 +63,25 @@ def year_page(request: HttpRequest, year: int) -> HttpResponse:
 def player_page(request: HttpRequest, year: int, pk: int) -> HttpResponse:
     ranking = _year_or_404(year)
     row = get_object_or_404(NationalRankingRow, ranking=ranking, player_id=pk)
-    entries = list(NationalRankingEntry.objects.filter(row=row).select_related("tournament").order_by("id"))
+    entries = ns.card(row, ns.events_of(ranking))
     return render(request, "scoring/national_player.html", {
         "ranking": ranking, "row": row, "entries": entries, "caps": _caps(ranking),
-        "counted": sum(1 for e in entries if e.counted),
+        "counted": sum(1 for e in entries if e["counted"]),
         "min_table_games": (ranking.rules or {}).get("min_table_games"),
     })
 
 
 def _table(ranking: NationalRanking) -> tuple[list[str], list[list[Any]], list[list[Any]]]:
     rows = list(ns.rows(ranking))
-    entries = ns.entries_of([r.pk for r in rows])
+    events = ns.events_of(ranking)
     head = [_("Position"), _("Player"), _("Club"), _("Points"), _("Events counted"), _("Events")]
-    body = [[r.position if r.position is not None else "", r.name, r.club, r.points,
-             sum(1 for e in entries[r.pk] if e.counted), len(entries[r.pk])] for r in rows]
-    detail = [[r.position if r.position is not None else "", r.name, e.tournament.name, e.tournament.slug,
-               e.event_type, e.position, e.vt, _("yes") if e.counted else _("no"), e.get_reason_display()]
-              for r in rows for e in entries[r.pk]]
+    body, detail = [], []
+    for r in rows:
+        card = ns.card(r, events)
+        position = r.position if r.position is not None else ""
+        body.append([position, r.name, r.club, r.points, sum(1 for e in card if e["counted"]), len(card)])
+        detail += [[position, r.name, e["tournament"].name, e["tournament"].slug, e["type"], e["position"], e["vt"],
+                    _("yes") if e["counted"] else _("no"), e["reason_label"]] for e in card]
     return head, body, detail
 
 
@@ -91,7 +93,7 @@ def export(request: HttpRequest, year: int, fmt: str) -> HttpResponse:
     name = f"ranking-{ranking.year}"
     if fmt == "json":
         data = {"year": ranking.year, "computed_at": ranking.computed_at.isoformat() if ranking.computed_at else None,
-                "version": ranking.version, "rows": ns.row_dicts(list(ns.rows(ranking)))}
+                "version": ranking.version, "rows": ns.row_dicts(ranking, list(ns.rows(ranking)))}
         resp = HttpResponse(json.dumps(data, ensure_ascii=False), content_type="application/json")
     elif fmt == "csv":
         head, body, _detail = _table(ranking)

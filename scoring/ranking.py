@@ -191,10 +191,7 @@ class PlayerYear:
     player: int
     lines: list[Line] = field(default_factory=list)
     position: int | None = None
-
-    @property
-    def exact(self) -> Decimal:
-        return sum((ln.vt for ln in self.lines if ln.counted), Decimal(0))
+    exact: Decimal = Decimal(0)  # the sum of the unrounded VT counted (set once the caps are applied)
 
     @property
     def points(self) -> Decimal:
@@ -255,6 +252,7 @@ def year_ranking(year: int, events: Iterable[Event],
                     taken += 1
                     rounds += ln.event.rounds
         py.lines.sort(key=lambda ln: (ln.event.end, ln.event.start, str(ln.event.key)))
+        py.exact = sum((ln.vt for ln in py.lines if ln.counted), Decimal(0))
     ranked = sorted((p for p in mine.values() if p.exact > 0), key=lambda p: (-p.points, p.player))
     previous: tuple[Decimal, int] | None = None
     for i, p in enumerate(ranked, start=1):

@@ -21,7 +21,7 @@ from scoring import national, services
 from scoring import ranking as rk
 from scoring.models import (
     NationalRanking,
-    NationalRankingEntry,
+    NationalRankingEvent,
     NationalRankingRow,
     RankingBlacklist,
 )
@@ -71,8 +71,10 @@ def stored(year: int = 2025) -> NationalRanking:
 
 
 def card(player: Player, year: int = 2025) -> list[tuple[str, str]]:
-    return list(NationalRankingEntry.objects.filter(row__player=player, row__ranking__year=year)
-                .order_by("tournament__date", "id").values_list("tournament__slug", "reason"))
+    """(event slug, reason) of every event on the player's card, in date order."""
+    row = NationalRankingRow.objects.get(player=player, ranking__year=year)
+    slugs = dict(Tournament.objects.values_list("pk", "slug"))
+    return [(slugs[e["tournament"]], e["reason"]) for e in row.events]
 
 
 @pytest.fixture
@@ -134,7 +136,7 @@ def test_the_format_preset_gives_the_type_when_the_tournament_has_none(
     services.apply_preset(actor=org, tournament=t, preset_id="open")
     with django_capture_on_commit_callbacks(execute=True):
         tournament_services.change_status(t, Tournament.Status.FINISHED, actor=org)
-    assert set(NationalRankingEntry.objects.values_list("event_type", flat=True)) == {"OPN"}
+    assert set(NationalRankingEvent.objects.values_list("event_type", flat=True)) == {"OPN"}
 
 
 def test_ghosts_and_anonymous_players_are_left_out(db: Any, django_capture_on_commit_callbacks: Any) -> None:
@@ -306,3 +308,35 @@ def test_only_staff_edit_the_blacklist(client: Any, year2025: list[Player],
     bad = client.post(add, {"player": year2025[1].pk, "starts_on": "2025-05-01", "ends_on": "2025-01-01",
                             "reason": "x"})
     assert bad.status_code == 200 and RankingBlacklist.objects.count() == 1  # the form says why
+
+
+def test_standings_of_many_events_at_once_match_each_events_standings(
+        db: Any, django_capture_on_commit_callbacks: Any) -> None:
+    from django.core.cache import cache
+
+    from scoring import selectors
+    from tables.models import Table
+
+    players = people(8)
+    a, org, ref = event(players, finish=False)
+    b, *_ = event(players[:4] + people(4, "B"), event_type="RDN", finish=False)
+    empty = f.ScoringTournamentFactory()
+    # a's game 2 table 1: a correction entered but not confirmed (does not count), then b publishes
+    # unconfirmed results
+    table = Table.objects.get(game__tournament=a, game__number=2, number=1)
+    from scoring.selectors import table_state
+
+    services.submit_result(actor=ref, table=table, kind="short", data=result(4, 3), ended_by="sdadata",
+                           expected_version=table_state(table).version)
+    services.update_settings(actor=f.role(b, "organizer"), tournament=b, publish_unconfirmed=True)
+    b_table = Table.objects.get(game__tournament=b, game__number=3, number=1)
+    services.submit_result(actor=f.role(b), table=b_table, kind="short", data=result(4, 4), ended_by="sdadata",
+                           expected_version=table_state(b_table).version)
+    expected = {}
+    for t in (a, b, empty):
+        cache.clear()
+        expected[t.pk] = selectors.standings(t)["rows"]
+    cache.clear()
+    many = selectors.standings_many([a, b, empty])
+    assert {pk: d["rows"] for pk, d in many.items()} == expected
+    assert selectors.standings(a)["stamp"] == many[a.pk]["stamp"]  # cached for the pages too
