@@ -206,3 +206,12 @@ def tournament_changed(tournament: Tournament) -> None:
     years.add(event_year(tournament))
     for year in sorted(years):
         request_update(year)
+
+
+def players_changed(player_ids: Iterable[int]) -> None:
+    """Players were renamed, merged or erased: the years that show them get recomputed (their
+    rows keep the name and club as of the last computation)."""
+    years = set(NationalRankingRow.objects.filter(player_id__in=list(player_ids))
+                .values_list("ranking__year", flat=True))
+    for year in sorted(years):
+        request_update(year)

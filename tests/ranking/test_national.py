@@ -340,3 +340,29 @@ def test_standings_of_many_events_at_once_match_each_events_standings(
     many = selectors.standings_many([a, b, empty])
     assert {pk: d["rows"] for pk, d in many.items()} == expected
     assert selectors.standings(a)["stamp"] == many[a.pk]["stamp"]  # cached for the pages too
+
+
+def test_an_erased_player_leaves_the_public_ranking(year2025: list[Player], client: Any,
+                                                    django_capture_on_commit_callbacks: Any) -> None:
+    from tournaments import privacy
+
+    staff = UserFactory(username="dpo", is_staff=True, is_superuser=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        privacy.erase_player(year2025[0], actor=staff)
+    text = client.get(reverse("scoring:national-year", args=[2025])).content.decode()
+    assert "Verdì" not in text and "Peppe" not in text
+    assert not NationalRankingRow.objects.filter(player=year2025[0]).exists()  # anonymous now: left out
+
+
+def test_recompute_command(year2025: list[Player]) -> None:
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    version = stored().version
+    call_command("recompute_ranking", stdout=out)
+    assert out.getvalue().startswith("2025: 2 events, 8 players")
+    assert stored().version == version + 1
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError):
+        call_command("recompute_ranking", "12", stdout=out)
