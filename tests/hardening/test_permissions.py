@@ -88,6 +88,9 @@ EXPECTED: dict[str, Any] = {
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},
     "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
     "scoring:export": READ,
+    # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
+    "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
+    "scoring:national-export": READ, "ranking-api-years": READ, "ranking-api-year": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     "tournaments:link": READ, "tournaments:detail": READ,
     # Closed in the running demo: others are sent back to the tournament page with a message.
