@@ -366,3 +366,12 @@ def test_recompute_command(year2025: list[Player]) -> None:
 
     with pytest.raises(CommandError):
         call_command("recompute_ranking", "12", stdout=out)
+
+
+def test_a_deleted_event_leaves_the_ranking(eight: list[Player], django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        t, *_ = event(eight)
+    assert stored().events == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        t.delete()
+    assert stored().events == 0 and not NationalRankingRow.objects.exists()
