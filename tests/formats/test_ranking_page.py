@@ -50,6 +50,7 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
         url = reverse("scoring:export", args=[t.slug, what, "csv"])
         assert url in text
         assert client.get(url).status_code == 200
+    assert reverse("scoring:national-year", args=[2026]) in text  # the year's national ranking
     rows = client.get(reverse("scoring:export", args=[t.slug, "ranking-standings", "csv"])).content.decode()
     assert rows.splitlines()[0].startswith("idTorneo,giocatore,idNazionale")
 
