@@ -1,61 +1,91 @@
-"""K-RANKING: the national ranking contribution of an event, its yearly rules as data, and the
-ranking's row formats (events, games, standings). Pure Python, no ORM.
+"""K-RANKING: the national ranking contribution of an event, its yearly rules as data, a year's
+ranking explained per player, and the ranking's row formats (events, games, standings). Pure
+Python, no ORM.
 
 VT = a × (100 + T) × C, with a = 1.2 for the winner (1 otherwise), every position p ≥ 2 also
 × e^(−p/20) (tied players share a position), T = the table-games over all rounds and C the class
 of the event's type. An event counts with at least ``min_table_games`` table-games (6 since
 2020). A player's year sums, per type, their best events up to the type's cap (a share of the
-number N of valid events of that type nationally that year). A year without its own rules uses
-the closest earlier year's.
+number N of valid events of that type nationally that year; since 2024 periodic championships
+count until 45 rounds instead). A year without its own rules uses the closest earlier year's.
+
+Arithmetic is exact decimal: a VT is kept unrounded, a player's total is the sum of the unrounded
+VTs, and both are shown rounded to one decimal, half down, as the national ranking shows them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
+import decimal
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-# The ten event types of the clubs' tool (CLUB-TOOLS.md §1.1) and their ranking class C.
+# The ten event types of the clubs' tool and their ranking class C.
 TYPES: Mapping[str, str] = MappingProxyType({
     "CNI": "Campionato Nazionale", "RDN": "Raduno Nazionale", "MST": "Torneo Master", "OPN": "Torneo Open",
     "ITC": "Torneo Interclub", "CPP": "Campionato Periodico", "SQD": "Torneo a Squadre", "2V2": "Torneo 2VS2",
     "IVT": "Torneo a Inviti", "AMC": "Amichevoli",
 })
-CLASSES: Mapping[str, float] = MappingProxyType({"RDN": 5, "MST": 4, "OPN": 2, "ITC": 1.5})
+CLASSES: Mapping[str, Decimal] = MappingProxyType({
+    "RDN": Decimal(5), "MST": Decimal(4), "OPN": Decimal(2), "ITC": Decimal("1.5")})
 # Campionato periodico: class by declared rounds (fewer than 3 → 0.2; 6 or more → 1)
-CPP_CLASS_BY_ROUNDS: tuple[tuple[int, float], ...] = ((6, 1.0), (5, 0.8), (4, 0.7), (3, 0.5), (0, 0.2))
-WINNER_FACTOR = 1.2
-DECAY = 20.0
+CPP_CLASS_BY_ROUNDS: tuple[tuple[int, Decimal], ...] = (
+    (6, Decimal(1)), (5, Decimal("0.8")), (4, Decimal("0.7")), (3, Decimal("0.5")), (0, Decimal("0.2")))
+WINNER_FACTOR = Decimal("1.2")
+DECAY = 20
+ONE_DECIMAL = Decimal("0.1")
+_CONTEXT = decimal.Context(prec=34)
+
+
+def shown(value: Decimal) -> Decimal:
+    """A VT or a total as the ranking shows it: one decimal, half down."""
+    return value.quantize(ONE_DECIMAL, rounding=decimal.ROUND_HALF_DOWN)
 
 
 @dataclass(frozen=True)
 class Cap:
-    """How many of a player's events of one type count: max(minimum, floor(share × N)); share
-    None = all; ``rounds`` = best events until that many rounds are reached."""
+    """How many of a player's events of one type count in a year.
 
-    share: float | None = None
+    ``percent`` set: max(``minimum``, floor(``percent`` % × N)) events, N = the valid events of
+    that type nationally that year. ``rounds`` set: the best events, added while the rounds
+    already counted are fewer than ``rounds`` (so the last one may take the total past it).
+    Neither: every event counts."""
+
     minimum: int = 0
+    percent: Decimal | None = None
     rounds: int | None = None
 
     def events(self, n_events: int) -> int | None:
-        if self.share is None:
+        if self.percent is None:
             return None
-        return max(self.minimum, math.floor(self.share * n_events + 1e-9))
+        return max(self.minimum, int(Decimal(n_events) * self.percent / 100))
 
 
 @dataclass(frozen=True)
 class YearRules:
+    """One year's rules: the minimum table-games of an event, and the cap of every type that
+    counts (a type absent from ``caps`` does not count in that year's ranking)."""
+
     min_table_games: int
     caps: Mapping[str, Cap] = field(default_factory=dict)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"min_table_games": self.min_table_games,
+                "caps": {k: {"minimum": c.minimum, "percent": str(c.percent) if c.percent is not None else None,
+                             "rounds": c.rounds} for k, c in self.caps.items()}}
 
-_CAPS_2020 = {"MST": Cap(0.30, 3), "OPN": Cap(0.135, 3), "RDN": Cap(0.333, 1), "ITC": Cap(0.333, 1), "CPP": Cap()}
+
+_ALL = Cap(1, Decimal(100))
+_CAPS_2020 = {"MST": Cap(3, Decimal(30)), "OPN": Cap(3, Decimal("13.5")), "RDN": Cap(1, Decimal("33.3")),
+              "ITC": Cap(1, Decimal("33.3")), "CPP": _ALL}
+# The rules by the year they start from; a year uses the closest earlier entry.
 YEAR_RULES: Mapping[int, YearRules] = MappingProxyType({
-    2019: YearRules(1, MappingProxyType({})),
+    2019: YearRules(1, MappingProxyType(dict.fromkeys(("MST", "OPN", "RDN", "ITC", "CPP"), _ALL))),
     2020: YearRules(6, MappingProxyType(_CAPS_2020)),
     2024: YearRules(6, MappingProxyType({**_CAPS_2020, "CPP": Cap(rounds=45)})),
 })
@@ -66,21 +96,28 @@ def rules_for(year: int) -> YearRules:
     return YEAR_RULES[known[-1] if known else min(YEAR_RULES)]
 
 
-def event_class(event_type: str, rounds: int) -> float:
+def event_class(event_type: str, rounds: int) -> Decimal:
     if event_type == "CPP":
         return next(c for at_least, c in CPP_CLASS_BY_ROUNDS if rounds >= at_least)
-    return float(CLASSES.get(event_type, 0.0))
+    return CLASSES.get(event_type, Decimal(0))
 
 
-def contribution(position: int, table_games: int, event_type: str, rounds: int) -> float:
-    """VT of a player finishing at ``position`` (1 = winner; tied players share a position)."""
-    c = event_class(event_type, rounds)
-    vt = (100 + table_games) * c
+@lru_cache(maxsize=4096)
+def _decay(position: int) -> Decimal:
+    return (Decimal(-position) / DECAY).exp(_CONTEXT)
+
+
+def vt_exact(position: int, table_games: int, event_type: str, rounds: int) -> Decimal:
+    """The unrounded VT of a player finishing at ``position`` (1 = winner; ties share it)."""
+    base = (100 + table_games) * event_class(event_type, rounds)
     if position == 1:
-        vt *= WINNER_FACTOR
-    else:
-        vt *= math.exp(-position / DECAY)
-    return round(vt, 3)
+        return base * WINNER_FACTOR
+    return _CONTEXT.multiply(base, _decay(position))
+
+
+def contribution(position: int, table_games: int, event_type: str, rounds: int) -> Decimal:
+    """VT as shown (one decimal, half down)."""
+    return shown(vt_exact(position, table_games, event_type, rounds))
 
 
 def counts(table_games: int, year: int) -> bool:
@@ -99,12 +136,131 @@ class Standing:
 
 def event_contributions(
     standings: Iterable[Standing], *, table_games: int, event_type: str, rounds: int, year: int,
-) -> dict[int, float]:
-    """Every ranked player's VT for one event ({} when the event does not count)."""
+) -> dict[int, Decimal]:
+    """Every ranked player's VT (as shown) for one event ({} when the event does not count)."""
     if not counts(table_games, year):
         return {}
     return {s.player: contribution(s.position, table_games, event_type, rounds)
             for s in standings if s.player > 0}
+
+
+# ------------------------------------------------------------------ a year's ranking, explained
+COUNTED = "counted"
+BELOW_MINIMUM = "below_minimum"  # fewer table-games than the year's minimum
+NOT_RANKED_TYPE = "not_ranked_type"  # a type with no class / no cap that year
+BEYOND_CAP = "beyond_cap"  # the player's better events of this type already fill the cap
+BEYOND_ROUNDS = "beyond_rounds"  # periodic championships: the rounds counted already reach the cap
+BLACKLISTED = "blacklisted"  # the player is on the blacklist on the event's dates
+REASONS = (COUNTED, BELOW_MINIMUM, NOT_RANKED_TYPE, BEYOND_CAP, BEYOND_ROUNDS, BLACKLISTED)
+
+
+@dataclass(frozen=True)
+class Event:
+    """A finished event as the ranking reads it: ``standings`` = (player, position) of every
+    player who played (ghosts and anonymous players already left out)."""
+
+    key: Any
+    event_type: str
+    table_games: int
+    rounds: int
+    start: dt.date
+    end: dt.date
+    standings: Sequence[tuple[int, int]] = ()
+
+
+@dataclass
+class Line:
+    """One event on a player's card."""
+
+    event: Event
+    position: int
+    vt: Decimal  # unrounded
+    reason: str = COUNTED
+
+    @property
+    def counted(self) -> bool:
+        return self.reason == COUNTED
+
+    @property
+    def shown_vt(self) -> Decimal:
+        return shown(self.vt)
+
+
+@dataclass
+class PlayerYear:
+    player: int
+    lines: list[Line] = field(default_factory=list)
+    position: int | None = None
+    exact: Decimal = Decimal(0)  # the sum of the unrounded VT counted (set once the caps are applied)
+
+    @property
+    def points(self) -> Decimal:
+        return shown(self.exact)
+
+
+@dataclass
+class YearRanking:
+    year: int
+    rules: YearRules
+    valid_events: dict[str, int]  # type → N
+    caps: dict[str, int | None]  # type → events counted per player (None: no count cap)
+    players: list[PlayerYear]  # ranked first (by points), then those with nothing counted
+
+
+def _is_valid(e: Event, rules: YearRules) -> bool:
+    return e.event_type in rules.caps and e.table_games >= rules.min_table_games and bool(e.standings)
+
+
+def year_ranking(year: int, events: Iterable[Event],
+                 blacklisted: Callable[[int, Event], bool] = lambda player, event: False) -> YearRanking:
+    """The year's ranking explained per player: every event of each player with its VT, whether
+    it counted and, if not, why (``REASONS``)."""
+    rules = rules_for(year)
+    events = list(events)
+    valid: dict[str, int] = defaultdict(int)
+    for e in events:
+        if _is_valid(e, rules):
+            valid[e.event_type] += 1
+    caps = {kind: cap.events(valid.get(kind, 0)) for kind, cap in rules.caps.items()}
+    mine: dict[int, PlayerYear] = {}
+    for e in events:
+        managed = e.event_type in rules.caps and event_class(e.event_type, e.rounds) > 0
+        for player, position in e.standings:
+            line = Line(e, position, vt_exact(position, e.table_games, e.event_type, e.rounds))
+            if not managed:
+                line.reason = NOT_RANKED_TYPE
+            elif e.table_games < rules.min_table_games:
+                line.reason = BELOW_MINIMUM
+            elif blacklisted(player, e):
+                line.reason = BLACKLISTED
+            mine.setdefault(player, PlayerYear(player)).lines.append(line)
+    for py in mine.values():
+        by_type: dict[str, list[Line]] = defaultdict(list)
+        for ln in py.lines:
+            if ln.counted:
+                by_type[ln.event.event_type].append(ln)
+        for kind, lines in by_type.items():
+            cap, limit = rules.caps[kind], caps[kind]
+            lines.sort(key=lambda ln: (-ln.vt, ln.event.end, str(ln.event.key)))
+            taken, rounds = 0, 0
+            for ln in lines:
+                if limit is not None and taken >= limit:
+                    ln.reason = BEYOND_CAP
+                elif cap.rounds is not None and rounds >= cap.rounds:
+                    ln.reason = BEYOND_ROUNDS  # checked before adding: the last one may pass the cap
+                else:
+                    taken += 1
+                    rounds += ln.event.rounds
+        py.lines.sort(key=lambda ln: (ln.event.end, ln.event.start, str(ln.event.key)))
+        py.exact = sum((ln.vt for ln in py.lines if ln.counted), Decimal(0))
+    ranked = sorted((p for p in mine.values() if p.exact > 0), key=lambda p: (-p.points, p.player))
+    previous: tuple[Decimal, int] | None = None
+    for i, p in enumerate(ranked, start=1):
+        if previous is None or previous[0] != p.points:
+            previous = (p.points, i)
+        p.position = previous[1]  # equal shown points share a position (1, 1, 3)
+    rest = sorted((p for p in mine.values() if p.exact <= 0), key=lambda p: p.player)
+    return YearRanking(year, rules, dict(valid), caps, ranked + rest)
 
 
 @dataclass(frozen=True)
@@ -112,34 +268,36 @@ class Result:
     player: int
     event: str
     event_type: str
-    vt: float
+    vt: Decimal | float
     rounds: int = 0
 
 
-def yearly_ranking(results: Iterable[Result], year: int) -> dict[int, float]:
-    """A player's year: per type, the best events up to the type's cap; then the sum over types."""
+def yearly_ranking(results: Iterable[Result], year: int) -> dict[int, Decimal]:
+    """A player's year from bare VTs (every event valid, N = the distinct events of each type in
+    ``results``): per type, the best events up to the type's cap; then the sum over types, shown."""
     rules = rules_for(year)
     by_type_events: dict[str, set[str]] = defaultdict(set)
     mine: dict[tuple[int, str], list[Result]] = defaultdict(list)
     for r in results:
         by_type_events[r.event_type].add(r.event)
         mine[(r.player, r.event_type)].append(r)
-    total: dict[int, float] = defaultdict(float)
+    total: dict[int, Decimal] = defaultdict(Decimal)
     for (player, kind), rs in mine.items():
-        rs.sort(key=lambda r: -r.vt)
-        cap = rules.caps.get(kind, Cap())
+        if kind not in rules.caps:
+            continue
+        rs.sort(key=lambda r: -Decimal(r.vt))
+        cap = rules.caps[kind]
         limit = cap.events(len(by_type_events[kind]))
-        chosen: list[Result] = []
-        rounds = 0
+        taken, rounds = 0, 0
         for r in rs:
-            if limit is not None and len(chosen) >= limit:
+            if limit is not None and taken >= limit:
                 break
             if cap.rounds is not None and rounds >= cap.rounds:
                 break  # checked before adding: the last one may take the total past the cap
-            chosen.append(r)
+            taken += 1
             rounds += r.rounds
-        total[player] += sum(r.vt for r in chosen)
-    return {p: round(v, 3) for p, v in total.items()}
+            total[player] += Decimal(r.vt)
+    return {p: shown(v) for p, v in total.items()}
 
 
 # ------------------------------------------------------------------ the ranking's row formats
@@ -171,12 +329,12 @@ def game_rows(event: str, games: Sequence[Mapping[str, Any]]) -> list[dict[str, 
     return rows
 
 
-def standing_rows(event: str, standings: Iterable[Standing], vt: Mapping[int, float],
+def standing_rows(event: str, standings: Iterable[Standing], vt: Mapping[int, Decimal],
                   national_ids: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
     """CLASSIFICHE: one row per player, with the ranking contribution and the player's national
     id when known (the ranking's key across events)."""
     ids = national_ids or {}
     return [{"idTorneo": event, "giocatore": s.player, "idNazionale": ids.get(s.player, ""), "club": s.club,
              "posizione": s.position, "punti": s.points, "vittorie": s.wins, "partiteGiocate": s.played,
-             "vt": vt.get(s.player, 0.0)}
+             "vt": vt.get(s.player, Decimal(0))}
             for s in standings]

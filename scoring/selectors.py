@@ -146,15 +146,20 @@ def counted_results(tournament: Tournament, conf: ScoringSettings) -> list[tuple
 
 
 def game_results(pairs: Iterable[tuple[TableState, ResultSubmission]]) -> list[st.GameResult]:
+    return _results((state.table.game.number, state.table.number, sub.scores) for state, sub in pairs)
+
+
+def _results(tables: Iterable[tuple[int, int, list[dict[str, Any]]]]) -> list[st.GameResult]:
+    """Game results from (game number, table number, the counting submission's scores)."""
     out = []
-    for state, sub in pairs:
-        for r in sub.scores:
+    for game, table, scores in tables:
+        for r in scores:
             if r.get("player") is None:
                 continue  # a ghost seat
             out.append(st.GameResult(
-                player=int(r["player"]), game=state.table.game.number, points=float(r["tournament_points"]),
+                player=int(r["player"]), game=game, points=float(r["tournament_points"]),
                 extra=int(r["extra_objective"]), armies=int(r["armies"]), place=float(r["place"]),
-                table=state.table.number, game_score=float(r["game_score"]),
+                table=table, game_score=float(r["game_score"]),
                 eliminated=r.get("eliminated") is not None,
             ))
     return out
@@ -200,14 +205,63 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     )
     player_ids |= {r.player for r in results}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids).select_related("club")}
-    names = {pk: p.display_name for pk, p in players.items()}
+    data = _standings_data(tournament, conf, results, player_ids, players)
+    cache.set(key, data, CACHE_TTL)
+    return data
+
+
+def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
+    """``standings`` of many tournaments at once (the national ranking reads a whole year): the
+    cached ones from the cache, the others computed the same way from a fixed number of queries,
+    and cached."""
+    found: dict[int, dict[str, Any]] = {}
+    cached = cache.get_many([_cache_key(t.pk) for t in tournaments])
+    todo = []
+    for t in tournaments:
+        hit = cached.get(_cache_key(t.pk))
+        if hit is not None:
+            found[t.pk] = hit
+        else:
+            todo.append(t)
+    if not todo:
+        return found
+    ids = [t.pk for t in todo]
+    confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
+    confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
+    subs = (ResultSubmission.objects.filter(tournament__in=ids).order_by("table_id", "number")
+            .values_list("id", "tournament_id", "table_id", "table__game__number", "table__number", "scores"))
+    # table → (game, table number, scores) of its counting version
+    by_tournament: dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]] = defaultdict(dict)
+    for sub_id, tid, table, game, number, scores in subs:
+        conf = confs.get(tid)
+        if sub_id in confirmed or (conf is not None and conf.publish_unconfirmed):
+            by_tournament[tid][table] = (game, number, scores)  # the latest that counts wins
+    registered: dict[int, set[int]] = defaultdict(set)
+    for tid, pid in Registration.objects.filter(tournament__in=ids, status=Registration.Status.REGISTERED).values_list(
+            "tournament_id", "player_id"):
+        registered[tid].add(pid)
+    results = {tid: _results(sorted(tables.values())) for tid, tables in by_tournament.items()}
+    everyone = set().union(*registered.values(), *({r.player for r in rs} for rs in results.values()))
+    players = {p.pk: p for p in Player.objects.filter(pk__in=everyone).select_related("club")}
+    for t in todo:
+        conf = confs.get(t.pk) or ScoringSettings(tournament=t)
+        rs = results.get(t.pk, [])
+        player_ids = registered[t.pk] | {r.player for r in rs}
+        found[t.pk] = _standings_data(t, conf, rs, player_ids, players)
+    cache.set_many({_cache_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
+    return found
+
+
+def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list[st.GameResult],
+                    player_ids: set[int], players: dict[int, Player]) -> dict[str, Any]:
+    names = {pk: players[pk].display_name for pk in player_ids if pk in players}
     method = method_of(tournament, conf)
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
     rows = imported_rows(tournament, results)
     if rows is None:
         rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names,
                           chain=chain, final_games=final_games(tournament, conf) if method != "knockout" else ())
-    data = {
+    return {
         "method": method,
         "preset": conf.preset,
         "chain": chain,
@@ -225,8 +279,6 @@ def standings(tournament: Tournament) -> dict[str, Any]:
             for row in rows
         ],
     }
-    cache.set(key, data, CACHE_TTL)
-    return data
 
 
 def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
@@ -274,18 +326,16 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     (events, games, standings). Players' national ids fill the standing rows only with
     ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type is the tournament's own, else the format preset's (no preset:
     "AMC", which the ranking does not count); T is every table-game with a counted result."""
-    from . import presets
+    from . import national
     from . import ranking as rk
 
     conf = settings_for(tournament)
-    preset = presets.get(conf.preset)
-    event_type = tournament.event_type or (preset.ranking_class if preset is not None else "") or "AMC"
+    event_type = national.event_type(tournament, conf.preset)
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
     table_games = len(pairs)
-    rounds = max((state.table.game.number for state, _sub in pairs), default=0)
-    games = Game.objects.filter(tournament=tournament)
-    dates = sorted(g.finished_at.date() if g.finished_at else tournament.date for g in games) or [tournament.date]
+    rounds = tournament.games_count  # the declared rounds (a periodic championship's class)
+    dates = list(national.event_dates(tournament))
     organizer = tournament.created_by.get_full_name() or tournament.created_by.username if tournament.created_by else ""
     event = rk.event_id(dates[-1], organizer or tournament.slug)
     rows = [r for r in data["rows"] if r["played"]]

@@ -75,6 +75,11 @@ def _invalidate(tournament: Tournament) -> None:
     cached the state before this write)."""
     selectors.invalidate(tournament.pk)
     transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
+    if tournament.status == Tournament.Status.FINISHED:
+        # A corrected result (or format) of a finished event moves the national ranking (K-RANKING).
+        from . import national
+
+        national.tournament_changed(tournament)
 
 
 def submit_result(*, actor: Any, table: Table, kind: str, data: Mapping[str, Any], ended_by: str = "",

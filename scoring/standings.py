@@ -218,10 +218,11 @@ def compute(
             )
         return tuple(-x for value in metric_values[row.player] for x in (*value, float("-inf")))
 
-    rows.sort(key=lambda r: (key(r), names.get(r.player, ""), r.player))
+    keys = {row.player: key(row) for row in rows}  # once per row: sorting and ranking share them
+    rows.sort(key=lambda r: (keys[r.player], names.get(r.player, ""), r.player))
     previous: tuple[float, ...] | None = None
     for i, row in enumerate(rows):
-        k = key(row)
+        k = keys[row.player]
         if k == previous:
             row.rank = rows[i - 1].rank
             row.shared = rows[i - 1].shared = True

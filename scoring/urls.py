@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import national_views, views
 from .workbook import views as workbook_views
 
 app_name = "scoring"
@@ -18,4 +18,9 @@ urlpatterns = [
     path("t/<slug:slug>/results/workbook/", workbook_views.workbook_page, name="workbook"),
     path("workbooks/import/", workbook_views.import_page, name="workbook-import"),
     path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),
+    # national ranking (K-RANKING), every event on this instance
+    path("ranking/", national_views.years_page, name="national"),
+    path("ranking/<id:year>/", national_views.year_page, name="national-year"),
+    path("ranking/<id:year>/player/<id:pk>/", national_views.player_page, name="national-player"),
+    path("ranking/<id:year>/export.<str:fmt>", national_views.export, name="national-export"),
 ]

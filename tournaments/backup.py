@@ -34,6 +34,10 @@ from .models import Club, Player, Tournament
 FORMAT = "risiko-tournament/1"
 APPS = ("tournaments", "tables", "scoring")
 SHARED = (Club, Player)  # not owned by one tournament: exported as far as it refers to them
+# Not part of a tournament's backup: the national ranking is computed from the finished
+# tournaments of a year (recomputed when one is restored) and its blacklist spans tournaments.
+NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scoring.NationalRankingEvent",
+                 "scoring.RankingBlacklist")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 
@@ -61,7 +65,7 @@ def tournament_models() -> list[tuple[type[models.Model], str]]:
     out = []
     for app in APPS:
         for model in apps.get_app_config(app).get_models():
-            if model in SHARED:
+            if model in SHARED or model._meta.label in NOT_BACKED_UP:
                 continue
             path = _path_to_tournament(model)
             if path is None:
@@ -156,6 +160,11 @@ def import_tournament(document: Any) -> Tournament:
                 item.save()
                 touched.add(model)
             _reset_sequences(touched)
+            restored = Tournament.objects.get(slug=slug)
+            if restored.status == Tournament.Status.FINISHED:
+                from scoring import national
+
+                national.tournament_changed(restored)  # its year's national ranking includes it
     except (DomainError, ConflictError):
         raise
     except Exception as exc:  # a damaged or hand-edited file: say so, change nothing

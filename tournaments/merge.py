@@ -107,6 +107,9 @@ def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -
         for name in FILLED:
             if not getattr(kept, name) and getattr(gone, name):
                 setattr(kept, name, getattr(gone, name))
+        from scoring import national
+
+        national.players_changed([keep, drop])  # the national ranking's rows of both
         gone.delete()  # first: the kept player may take over its unique national id
         kept.save()
         audit.record(actor=actor, action="player.merge", obj=kept, tournament=tournament, before=before,

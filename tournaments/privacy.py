@@ -199,6 +199,9 @@ def erase_player(player: Player, *, actor: Any) -> Player:
                 ResultSubmission.objects.filter(pk=sub.pk).update(data=data)
         audit.record(actor=actor, action="player.erase", obj=player, tournament=None,
                      after={"player": player.pk, "tournaments": [t.slug for t in tournaments]})
+        from scoring import national
+
+        national.players_changed([player.pk])  # the public national ranking shows their name
     return player
 
 

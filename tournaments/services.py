@@ -193,6 +193,11 @@ def update_tournament(tournament: Tournament, *, actor: Any, **fields: Any) -> T
     tournament.save()
     audit.record(actor=actor, action="tournament.update", obj=tournament, tournament=tournament,
                  before=before, after=tournament_snapshot(tournament))
+    if tournament.status == Tournament.Status.FINISHED:
+        # Its national type or dates may have changed (K-RANKING).
+        from scoring import national
+
+        national.tournament_changed(tournament)
     # More places (or no limit any more): waitlisted players move up in order. A smaller
     # capacity never removes anyone already registered.
     while _promote(tournament, actor=actor) is not None:
@@ -216,6 +221,11 @@ def change_status(tournament: Tournament, status: str, *, actor: Any) -> Tournam
     tournament.save(update_fields=["status"])
     audit.record(actor=actor, action="tournament.status", obj=tournament, tournament=tournament,
                  before={"status": before}, after={"status": status})
+    if Tournament.Status.FINISHED in (before, status):
+        # Finishing or reopening an event changes the national ranking (K-RANKING).
+        from scoring import national
+
+        national.tournament_changed(tournament)
     return tournament
 
 

@@ -193,15 +193,12 @@ def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: 
 
 
 def _ranking_changed(year: int | None) -> None:
-    """Tell the national ranking an event of ``year`` changed, when this installation has one."""
+    """Tell the national ranking an event of ``year`` changed (recomputed after the commit)."""
     if year is None:
         return
-    try:
-        from scoring import national  # type: ignore[attr-defined]
-    except ImportError:
-        return
-    if hasattr(national, "request_update"):
-        transaction.on_commit(lambda: national.request_update(year))
+    from scoring import national
+
+    national.request_update(year)
 
 
 def _players(event: Event, actor: Any, index: PlayerIndex, report: FileReport) -> dict[int, int]:

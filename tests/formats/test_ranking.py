@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
-
-import pytest
+from decimal import Decimal as D
 
 from scoring import ranking as rk
 from tournaments.identity import Candidate, levenshtein, probable_duplicates
 
 
 def test_worked_examples_open_and_raduno() -> None:
+    # Exact decimals as shown (one decimal, half down): no float rounding anywhere.
     # Open, 3 rounds × 6 tables (T = 18): 1st 283.2, 2nd 213.5, 10th 143.1
-    assert rk.contribution(1, 18, "OPN", 3) == pytest.approx(283.2)
-    assert round(rk.contribution(2, 18, "OPN", 3), 1) == 213.5
-    assert round(rk.contribution(10, 18, "OPN", 3), 1) == 143.1
+    assert [rk.contribution(p, 18, "OPN", 3) for p in (1, 2, 10)] == [D("283.2"), D("213.5"), D("143.1")]
     # Raduno, 80 players (T = 20 + 20 + 8 + 2 = 50): 1st 900, 2nd 678.6, 10th 454.9
-    assert rk.contribution(1, 50, "RDN", 4) == pytest.approx(900)
-    assert round(rk.contribution(2, 50, "RDN", 4), 1) == 678.6
-    assert round(rk.contribution(10, 50, "RDN", 4), 1) == 454.9
+    assert [rk.contribution(p, 50, "RDN", 4) for p in (1, 2, 10)] == [D("900.0"), D("678.6"), D("454.9")]
+    assert rk.vt_exact(1, 18, "OPN", 3) == D("283.2")  # the winner's VT is exact
+    assert str(rk.contribution(2, 18, "OPN", 3)) == "213.5"
 
 
 def test_classes_and_the_minimum_table_games_by_year() -> None:
-    assert [rk.event_class("CPP", r) for r in (2, 3, 4, 5, 6, 9)] == [0.2, 0.5, 0.7, 0.8, 1.0, 1.0]
-    assert rk.event_class("CNI", 3) == 0 and rk.event_class("MST", 4) == 4
+    assert [rk.event_class("CPP", r) for r in (2, 3, 4, 5, 6, 9)] == [D(x) for x in ("0.2", "0.5", "0.7", "0.8", "1", "1")]
+    assert rk.event_class("CNI", 3) == 0 and rk.event_class("MST", 4) == 4 and rk.event_class("ITC", 3) == D("1.5")
     standings = [rk.Standing(7, 1), rk.Standing(-1, 2), rk.Standing(8, 3)]
     assert rk.event_contributions(standings, table_games=5, event_type="OPN", rounds=3, year=2025) == {}
     assert set(rk.event_contributions(standings, table_games=6, event_type="OPN", rounds=3, year=2025)) == {7, 8}
@@ -33,12 +31,66 @@ def test_classes_and_the_minimum_table_games_by_year() -> None:
 
 def test_yearly_caps_best_events_per_type() -> None:
     # 10 Open events nationally in 2025: a player counts max(3, floor(13.5% × 10)) = 3 of them
-    results = [rk.Result(1, f"open{i}", "OPN", float(10 * i)) for i in range(10)]
+    results = [rk.Result(1, f"open{i}", "OPN", D(10 * i)) for i in range(10)]
     assert rk.yearly_ranking(results, 2025) == {1: 90 + 80 + 70}
     # Campionato 2024+: best events until 45 rounds (checked before adding each one)
-    cpp = [rk.Result(2, f"cpp{i}", "CPP", 100.0 - i, rounds=20) for i in range(4)]
+    cpp = [rk.Result(2, f"cpp{i}", "CPP", D(100 - i), rounds=20) for i in range(4)]
     assert rk.yearly_ranking(cpp, 2025) == {2: 100 + 99 + 98}
     assert rk.yearly_ranking(cpp, 2022) == {2: 100 + 99 + 98 + 97}  # 2020–23: all count
+
+
+def _open(key: int, standings: list[tuple[int, int]], *, table_games: int = 18, kind: str = "OPN",
+          rounds: int = 3, day: dt.date = dt.date(2025, 3, 1)) -> rk.Event:
+    return rk.Event(key, kind, table_games, rounds, day, day, standings)
+
+
+def test_caps_come_from_the_number_of_valid_events_of_each_type() -> None:
+    # 30 valid Open events: max(3, floor(13.5% × 30 = 4.05)) = 4 count; events below the minimum
+    # of table-games do not raise N (and do not count themselves)
+    events = [_open(i, [(1, 1 + i)]) for i in range(30)] + [_open(100 + i, [(1, 1)], table_games=5) for i in range(10)]
+    year = rk.year_ranking(2025, events)
+    assert year.valid_events == {"OPN": 30} and year.caps["OPN"] == 4
+    card = year.players[0]
+    reasons = {ln.event.key: ln.reason for ln in card.lines}
+    assert [k for k, r in reasons.items() if r == rk.COUNTED] == [0, 1, 2, 3]  # the four best positions
+    assert reasons[4] == rk.BEYOND_CAP and reasons[100] == rk.BELOW_MINIMUM
+    assert card.points == rk.shown(sum(rk.vt_exact(1 + i, 18, "OPN", 3) for i in range(4)))
+    # 37 valid: floor(4.995) = 4 still; 38: floor(5.13) = 5 (exact decimal percent, no float drift)
+    assert rk.year_ranking(2025, [_open(i, [(1, 1)]) for i in range(37)]).caps["OPN"] == 4
+    assert rk.year_ranking(2025, [_open(i, [(1, 1)]) for i in range(38)]).caps["OPN"] == 5
+    # Raduno: max(1, floor(33.3% × 3)) = max(1, 0) = 1; Master 10 events: max(3, 3) = 3
+    raduni = rk.year_ranking(2025, [_open(i, [(1, 1)], kind="RDN", table_games=50, rounds=4) for i in range(3)])
+    assert raduni.caps["RDN"] == 1 and sum(ln.counted for ln in raduni.players[0].lines) == 1
+    # 2019: every event counted, a single table-game suffices
+    old = rk.year_ranking(2019, [_open(i, [(1, 1)], table_games=1) for i in range(9)])
+    assert all(ln.counted for ln in old.players[0].lines)
+
+
+def test_periodic_championships_since_2024_count_until_45_rounds() -> None:
+    # 6 championships of 10 rounds (class 1): the rounds counted before adding each are 0, 10, 20,
+    # 30, 40 → five count (the fifth takes the total to 50), the sixth does not
+    champs = [_open(i, [(1, 1 + i)], kind="CPP", rounds=10, table_games=30) for i in range(6)]
+    lines = rk.year_ranking(2024, champs).players[0].lines
+    assert [ln.reason for ln in lines] == [rk.COUNTED] * 5 + [rk.BEYOND_ROUNDS]
+    assert all(ln.counted for ln in rk.year_ranking(2023, champs).players[0].lines)  # 2020–23: all
+    # class by declared rounds: a 2-round championship is class 0.2
+    assert rk.year_ranking(2024, [_open(1, [(1, 1)], kind="CPP", rounds=2)]).players[0].points == D("28.3")
+
+
+def test_types_without_a_class_and_blacklist_explained() -> None:
+    events = [_open(1, [(1, 1), (2, 2)]), _open(2, [(1, 1)], kind="CNI"),
+              _open(3, [(2, 1)], day=dt.date(2025, 9, 1))]
+    year = rk.year_ranking(2025, events, blacklisted=lambda player, e: player == 2 and e.start.month == 9)
+    cards = {p.player: p for p in year.players}
+    assert [ln.reason for ln in cards[1].lines] == [rk.COUNTED, rk.NOT_RANKED_TYPE]
+    assert [ln.reason for ln in cards[2].lines] == [rk.COUNTED, rk.BLACKLISTED]
+    assert cards[2].lines[1].shown_vt == D("283.2")  # the VT is shown, it just does not count
+    assert (cards[1].position, cards[2].position) == (1, 2)
+
+
+def test_equal_points_share_a_position_and_nothing_counted_is_unranked() -> None:
+    year = rk.year_ranking(2025, [_open(1, [(1, 1), (2, 1), (3, 3)]), _open(2, [(4, 1)], table_games=2)])
+    assert [(p.player, p.position) for p in year.players] == [(1, 1), (2, 1), (3, 3), (4, None)]
 
 
 def test_probable_duplicates_by_edit_distance_never_merged() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from scoring import ranking as rk
 from scoring import services
 from tests.factories import scoring as f
 from tests.factories.tournaments import ClubFactory
@@ -40,14 +41,16 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
     ranking = client.get(f"/api/scoring/tournaments/{t.slug}/ranking/").json()
     assert (ranking["table_games"], ranking["class"], ranking["counts"]) == (6, 2, True)  # Open: class 2
     for c in ranking["contributions"]:
-        a = 1.2 if c["position"] == 1 else math.exp(-c["position"] / 20)
-        assert c["vt"] == round(a * (100 + 6) * 2, 3)
+        # shown with one decimal, half down, as the national ranking shows it
+        assert c["vt"] == float(rk.contribution(c["position"], 6, "OPN", 3))
+        assert abs(c["vt"] - (1.2 if c["position"] == 1 else math.exp(-c["position"] / 20)) * 106 * 2) <= 0.05
         row = f"<td>{c['position']}</td><td>{c['name']}</td><td>Lario Como</td><td>{c['vt']}</td>"
         assert row in text  # Italian decimal comma
     for what in ("ranking-events", "ranking-games", "ranking-standings"):
         url = reverse("scoring:export", args=[t.slug, what, "csv"])
         assert url in text
         assert client.get(url).status_code == 200
+    assert reverse("scoring:national-year", args=[2026]) in text  # the year's national ranking
     rows = client.get(reverse("scoring:export", args=[t.slug, "ranking-standings", "csv"])).content.decode()
     assert rows.splitlines()[0].startswith("idTorneo,giocatore,idNazionale")
 

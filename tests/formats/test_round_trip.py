@@ -13,6 +13,7 @@ from typing import Any
 from openpyxl import Workbook
 
 from scoring import presets, selectors, services
+from scoring import ranking as ranking_formula
 from tables.knockout import rcu_finalists, rcu_semifinals
 from tests.factories import scoring as f
 from tournaments.iscritti import import_iscritti
@@ -99,7 +100,8 @@ def test_iscritti_to_raduno_to_ranking_rows(db: Any) -> None:
     assert (ranking["event_type"], ranking["table_games"], ranking["counts"]) == ("RDN", 25, True)  # 10+10+4+1
     for c in ranking["contributions"]:
         a = 1.2 if c["position"] == 1 else math.exp(-c["position"] / 20)
-        assert c["vt"] == round(a * (100 + 25) * 5, 3)
+        assert c["vt"] == ranking_formula.contribution(c["position"], 25, "RDN", 4)  # one decimal, half down
+        assert abs(float(c["vt"]) - a * (100 + 25) * 5) <= 0.05
     assert ranking["contributions"][0]["vt"] == 750
     assert len(ranking["events"]) == 1 and ranking["events"][0]["tavoli"] == 25
     assert len(ranking["games"]) == 25 and len(ranking["standings"]) == 40

@@ -93,6 +93,9 @@ EXPECTED: dict[str, Any] = {
     "scoring:workbook": {"post": ORGANIZER}, "scoring-api-workbook": READ, "scoring-api-workbook-file": READ,
     "scoring:workbook-import": {"post": {"organizer", "organizer_other"}},
     "scoring-api-workbook-import": {"post": {"organizer", "organizer_other"}},
+    # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
+    "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
+    "scoring:national-export": READ, "ranking-api-years": READ, "ranking-api-year": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     "tournaments:link": READ, "tournaments:detail": READ,
     # Closed in the running demo: others are sent back to the tournament page with a message.

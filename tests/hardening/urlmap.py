@@ -118,6 +118,10 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:enter": lambda w: {"slug": w.slug, "pk": w.table2},
     "scoring:confirm": lambda w: {"slug": w.slug, "pk": w.result},
     "scoring:export": lambda w: {"slug": w.slug, "what": "standings", "fmt": "csv"},
+    "scoring:national": lambda w: {}, "scoring:national-year": lambda w: {"year": 2026},
+    "scoring:national-player": lambda w: {"year": 2026, "pk": w.player},
+    "scoring:national-export": lambda w: {"year": 2026, "fmt": "csv"},
+    "ranking-api-years": lambda w: {}, "ranking-api-year": lambda w: {"year": 2026},
     "tournaments:list": lambda w: {}, "tournaments:create": lambda w: {},
     "tournaments:link": lambda w: {"token": w.token},
     **{f"tournaments:{n}": (lambda w: {"slug": w.slug}) for n in (

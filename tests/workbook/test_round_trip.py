@@ -133,16 +133,14 @@ def test_the_command_exports_to_a_folder_and_refuses_an_event_the_ranking_would_
 
 def test_an_import_tells_the_national_ranking_which_year_changed(
         db: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
-    import sys
-    import types
-
+    from scoring import national
     from scoring.workbook.event import to_book
     from scoring.workbook.files import write
 
     from .helpers import event
 
     asked: list[int] = []
-    monkeypatch.setitem(sys.modules, "scoring.national", types.SimpleNamespace(request_update=asked.append))
+    monkeypatch.setattr(national, "request_update", asked.append)
     with django_capture_on_commit_callbacks(execute=True):
         report = importer.import_workbook(write(to_book(event())), "a.xls")
     assert report.status == "imported" and asked == [2025]

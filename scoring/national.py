@@ -1,0 +1,217 @@
+"""The national ranking (K-RANKING) live across every event on this instance.
+
+Which events count: tournaments with status finished and a national type (the tournament's own
+``event_type``, else its format preset's ``ranking_class``; neither, or "AMC": a friendly, never
+read). An event belongs to the year of its last day (the latest of its date and its games' start
+and end). Positions come from the event's ordinary standings; ghost seats and anonymous players
+(the clubs' "Anonimo Anonimo" and "The Ghost" records, players whose data were erased) are left
+out; a blacklisted player's events overlapping the excluded period do not count.
+
+The computed ranking is stored per year (``NationalRanking`` with its rows and every player's
+events) by ``compute(year)``, which runs in the Celery task ``scoring.tasks.recompute_ranking``,
+never in a request. ``request_update(year)`` queues that task once the current transaction commits
+(once per year however often it is asked in one transaction); ``tournament_changed`` asks it for
+every year a tournament is or was in: services call it when a tournament finishes or reopens and
+when a result of a finished tournament changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Max, Min
+from django.utils import timezone
+
+from tournaments.models import Player, Tournament, normalise_name
+
+from . import ranking as rk
+from .models import (
+    Confirmation,
+    NationalRanking,
+    NationalRankingEvent,
+    NationalRankingRow,
+    RankingBlacklist,
+    ResultSubmission,
+    ScoringSettings,
+)
+
+FRIENDLY = "AMC"
+ANONYMOUS_NAMES = frozenset({normalise_name("Anonimo", "Anonimo"), normalise_name("The", "Ghost")})
+
+
+# ------------------------------------------------------------------ which events, which year
+def event_type(tournament: Tournament, preset_id: str) -> str:
+    """The tournament's national type: its own, else its format preset's, else "AMC"."""
+    from . import presets
+
+    preset = presets.get(preset_id) if preset_id else None
+    return tournament.event_type or (preset.ranking_class if preset is not None else "") or FRIENDLY
+
+
+def _local(value: dt.datetime | None) -> dt.date | None:
+    return timezone.localdate(value) if value is not None else None
+
+
+def _with_dates(queryset: Any) -> Any:
+    return queryset.annotate(
+        first_start=Min("games__started_at"), last_start=Max("games__started_at"),
+        first_end=Min("games__finished_at"), last_end=Max("games__finished_at"),
+    )
+
+
+def _dates(t: Any) -> tuple[dt.date, dt.date]:
+    days = [t.date, *(d for d in (_local(t.first_start), _local(t.last_start), _local(t.first_end),
+                                   _local(t.last_end)) if d is not None)]
+    return min(days), max(days)
+
+
+def event_dates(tournament: Tournament) -> tuple[dt.date, dt.date]:
+    """First and last day of the event: its date and its games' starts and ends."""
+    return _dates(_with_dates(Tournament.objects.filter(pk=tournament.pk)).get())
+
+
+def event_year(tournament: Tournament) -> int:
+    return event_dates(tournament)[1].year
+
+
+def is_anonymous(player: Player) -> bool:
+    return player.normalised_name in ANONYMOUS_NAMES or player.last_name == f"#{player.pk}"
+
+
+def _finished(years: Iterable[int] | None = None) -> list[tuple[Tournament, str, dt.date, dt.date]]:
+    """Every finished tournament with a national type (not a friendly), with its dates; only
+    those ending in ``years`` when given."""
+    wanted = set(years) if years is not None else None
+    ts = list(_with_dates(Tournament.objects.filter(status=Tournament.Status.FINISHED)))
+    presets = dict(ScoringSettings.objects.filter(tournament__in=[t.pk for t in ts])
+                   .values_list("tournament_id", "preset"))
+    out = []
+    for t in ts:
+        kind = event_type(t, presets.get(t.pk, ""))
+        if kind == FRIENDLY:
+            continue
+        start, end = _dates(t)
+        if wanted is None or end.year in wanted:
+            out.append((t, kind, start, end))
+    return out
+
+
+def years_with_events() -> list[int]:
+    return sorted({end.year for _t, _k, _s, end in _finished()}, reverse=True)
+
+
+def _table_games(tournament_ids: list[int]) -> dict[int, int]:
+    """T per tournament: its tables with a result that counts (a confirmed one, or any with
+    unconfirmed results published), as the standings count them."""
+    publish = set(ScoringSettings.objects.filter(tournament__in=tournament_ids, publish_unconfirmed=True)
+                  .values_list("tournament_id", flat=True))
+    confirmed = set(Confirmation.objects.filter(submission__tournament__in=tournament_ids)
+                    .values_list("submission__table_id", flat=True))
+    tables: dict[int, set[int]] = defaultdict(set)
+    for tid, table in ResultSubmission.objects.filter(tournament__in=tournament_ids).values_list(
+            "tournament_id", "table_id").distinct():
+        if tid in publish or table in confirmed:
+            tables[tid].add(table)
+    return {tid: len(v) for tid, v in tables.items()}
+
+
+# ------------------------------------------------------------------ computing a year
+def compute(year: int) -> NationalRanking:
+    """Recompute and store ``year``'s ranking (rows replaced, version + 1). Serialised per year:
+    the year's row is locked while reading and writing, so two workers never interleave."""
+    from . import selectors
+
+    with transaction.atomic():
+        NationalRanking.objects.get_or_create(year=year)
+        stored = NationalRanking.objects.select_for_update().get(year=year)
+        finished = _finished([year])
+        t_games = _table_games([t.pk for t, *_ in finished])
+        standings = {pk: data["rows"] for pk, data in selectors.standings_many([t for t, *_ in finished]).items()}
+        ids = {r["player"] for rows in standings.values() for r in rows if r["played"]}
+        players = {p.pk: p for p in Player.objects.filter(pk__in=ids).select_related("club")}
+        banned: dict[int, list[RankingBlacklist]] = defaultdict(list)
+        for b in RankingBlacklist.objects.filter(player_id__in=ids):
+            banned[b.player_id].append(b)
+        events = []
+        for t, kind, start, end in finished:
+            rows = [(r["player"], int(r["rank"])) for r in standings[t.pk]
+                    if r["played"] and r["player"] in players and not is_anonymous(players[r["player"]])]
+            events.append(rk.Event(key=t.pk, event_type=kind, table_games=t_games.get(t.pk, 0),
+                                   rounds=t.games_count, start=start, end=end, standings=rows))
+
+        def blacklisted(player: int, e: rk.Event) -> bool:
+            return any(b.covers(e.start, e.end) for b in banned.get(player, ()))
+
+        result = rk.year_ranking(year, events, blacklisted)
+        # Replace the year's rows and events: plain DELETEs (nothing points at them), bulk inserts.
+        for old in (NationalRankingRow.objects.filter(ranking=stored), NationalRankingEvent.objects.filter(ranking=stored)):
+            old._raw_delete(old.db)
+        NationalRankingEvent.objects.bulk_create([
+            NationalRankingEvent(ranking_id=stored.pk, tournament_id=e.key, event_type=e.event_type,
+                                 table_games=e.table_games, rounds=e.rounds, starts_on=e.start, ends_on=e.end)
+            for e in events], batch_size=1000)
+        rows = []
+        for py in result.players:
+            p = players[py.player]
+            rows.append(NationalRankingRow(
+                ranking_id=stored.pk, player_id=p.pk, position=py.position, points=py.points,
+                name=p.display_name, club=p.club.name if p.club else "",
+                search=normalise_name(p.first_name, p.last_name, p.nickname),
+                events=[{"tournament": ln.event.key, "position": ln.position, "vt": str(ln.shown_vt),
+                         "reason": ln.reason} for ln in py.lines]))
+        NationalRankingRow.objects.bulk_create(rows, batch_size=1000)
+        stored.computed_at = timezone.now()
+        stored.version += 1
+        stored.events = len(events)
+        stored.rules = {**result.rules.as_dict(), "valid_events": result.valid_events, "caps_applied": result.caps}
+        stored.save()
+    return stored
+
+
+# ------------------------------------------------------------------ asking for a recomputation
+class _Recompute:
+    """An on-commit callback that queues one year's recomputation (recognisable, so a year is
+    queued once per transaction)."""
+
+    def __init__(self, year: int) -> None:
+        self.year = year
+        self.queued = False
+
+    def __call__(self) -> None:
+        from .tasks import recompute_ranking
+
+        self.queued = True
+        recompute_ranking.delay(self.year)
+
+
+def request_update(year: int) -> None:
+    """Queue the recomputation of ``year``'s ranking once the current transaction commits (at
+    once outside a transaction). Asked again for the same year in the same transaction: once."""
+    year = int(year)
+    if connection.in_atomic_block and any(
+            isinstance(item[1], _Recompute) and item[1].year == year and not item[1].queued
+            for item in connection.run_on_commit):
+        return
+    transaction.on_commit(_Recompute(year))
+
+
+def tournament_changed(tournament: Tournament) -> None:
+    """A tournament finished, reopened, or a result or setting of a finished one changed: every
+    year it is in now or was in when last computed gets recomputed."""
+    years = set(NationalRankingEvent.objects.filter(tournament=tournament).values_list("ranking__year", flat=True))
+    years.add(event_year(tournament))
+    for year in sorted(years):
+        request_update(year)
+
+
+def players_changed(player_ids: Iterable[int]) -> None:
+    """Players were renamed, merged or erased: the years that show them get recomputed (their
+    rows keep the name and club as of the last computation)."""
+    years = set(NationalRankingRow.objects.filter(player_id__in=list(player_ids))
+                .values_list("ranking__year", flat=True))
+    for year in sorted(years):
+        request_update(year)

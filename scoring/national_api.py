@@ -1,0 +1,104 @@
+"""REST API of the national ranking (K-RANKING): the years, and one year's rows with every
+player's events (VT, counted). Public and read-only; name and club are the only personal data.
+Rows are bounded: ``?limit=`` (default 100, at most 1000) and ``?offset=``; ``?q=`` searches names."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import national_selectors as ns
+from .models import NationalRankingRow
+
+DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
+
+
+class RankingYearSerializer(serializers.Serializer):
+    year = serializers.IntegerField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    events = serializers.IntegerField()
+    url = serializers.CharField()
+
+
+class RankingYearsSerializer(serializers.Serializer):
+    years = RankingYearSerializer(many=True)
+
+
+class RankingPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+
+
+class RankingEventSerializer(serializers.Serializer):
+    event = serializers.CharField(help_text="The tournament's slug.")
+    name = serializers.CharField()
+    type = serializers.CharField(help_text="National type: RDN, MST, OPN, ITC, CPP, CNI, SQD, 2V2, IVT.")
+    position = serializers.IntegerField()
+    vt = serializers.FloatField(help_text="VT = a × (100 + T) × C, one decimal (half down).")
+    counted = serializers.BooleanField()
+    reason = serializers.ChoiceField(choices=NationalRankingRow.Reason.choices,
+                                     help_text="Why it did not count ('counted' when it did).")
+
+
+class RankingRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField(allow_null=True, help_text="Empty: none of the player's events counted.")
+    player = RankingPlayerSerializer()
+    points = serializers.FloatField()
+    events = RankingEventSerializer(many=True)
+
+
+class RankingYearRowsSerializer(serializers.Serializer):
+    year = serializers.IntegerField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    count = serializers.IntegerField(help_text="Rows matching (before limit/offset).")
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    rows = RankingRowSerializer(many=True)
+
+
+def _int(value: str | None, default: int, low: int, high: int) -> int:
+    try:
+        number = int(value) if value not in (None, "") else default
+    except (TypeError, ValueError):
+        return default
+    return max(low, min(high, number))
+
+
+class NationalRankingYearsAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="ranking_years", responses=RankingYearsSerializer, summary="National ranking: the years with events (K-RANKING)")
+    def get(self, request: Request) -> Response:
+        return Response({"years": [
+            {"year": r.year, "computed_at": r.computed_at, "version": r.version, "events": r.events,
+             "url": request.build_absolute_uri(f"/api/ranking/{r.year}/")}
+            for r in ns.years()]})
+
+
+class NationalRankingYearAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="ranking_year", responses=RankingYearRowsSerializer, summary="National ranking of a year, explained per player (K-RANKING)",
+        parameters=[OpenApiParameter("q", str, description="Search by name or nickname"),
+                    OpenApiParameter("limit", int, description=f"Rows per page (default {DEFAULT_LIMIT}, max {MAX_LIMIT})"),
+                    OpenApiParameter("offset", int, description="Rows to skip")])
+    def get(self, request: Request, year: int) -> Response:
+        ranking = ns.year(year)
+        if ranking is None or not ranking.events:
+            raise Http404(_("No national ranking for this year."))
+        qs = ns.rows(ranking, (request.query_params.get("q") or "")[:100])
+        limit = _int(request.query_params.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
+        offset = _int(request.query_params.get("offset"), 0, 0, 2**31 - 1)
+        return Response({"year": ranking.year, "computed_at": ranking.computed_at, "version": ranking.version,
+                         "count": qs.count(), "limit": limit, "offset": offset,
+                         "rows": ns.row_dicts(ranking, list(qs[offset:offset + limit]))})
