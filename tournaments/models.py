@@ -177,6 +177,21 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Admin forms (and any ``full_clean``): the rule set, its overrides and the scoring
+        system must be known to the engine (see ``services.validate_rules``)."""
+        from django.core.exceptions import ValidationError
+
+        from config.errors import DomainError
+
+        from .services import validate_rules
+
+        super().clean()
+        try:
+            validate_rules(self.ruleset, self.ruleset_overrides, self.scoring_system)
+        except DomainError as err:
+            raise ValidationError({err.field or "ruleset": f"{err.message} ({err.rule})"}) from None
+
     def game_start(self, number: int) -> dt.time | None:
         """Scheduled start of game ``number`` (1-based), if one is set."""
         try:

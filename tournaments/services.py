@@ -132,7 +132,37 @@ def _validate_tournament_fields(data: dict[str, Any]) -> dict[str, Any]:
         raise DomainError(_("A tournament needs a date."), field="date", rule="REQUIRED")
     if "ruleset_overrides" in data and not isinstance(data["ruleset_overrides"], dict):
         raise DomainError(_("Rule set overrides must be an object."), field="ruleset_overrides")
+    if "scoring_system" in data:
+        data["scoring_system"] = str(data["scoring_system"] or "").strip()
     return data
+
+
+def validate_rules(ruleset: str, overrides: Any, scoring_system: str) -> None:
+    """The rule set, its overrides and the scoring system must be ones the engine knows (its
+    registries ``engine.rulesets`` and ``engine.scoring.SCORING_SYSTEMS``): stored unchecked, a
+    bad value would only fail later, on the referee's page. DomainError names the field and the
+    engine's rule id."""
+    from engine.rulesets import get_ruleset
+    from engine.scoring import SCORING_SYSTEMS
+    from engine.violations import EngineError
+
+    if not isinstance(overrides, dict):
+        raise DomainError(_("Rule set overrides must be an object."), field="ruleset_overrides",
+                          rule="FORMAT")
+    try:
+        get_ruleset(ruleset)
+    except EngineError as err:
+        raise DomainError(err.message, field="ruleset", rule=err.rule) from None
+    try:
+        get_ruleset({"base": ruleset, "overrides": overrides})
+    except EngineError as err:
+        raise DomainError(err.message, field="ruleset_overrides", rule=err.rule) from None
+    if scoring_system not in SCORING_SYSTEMS:
+        raise DomainError(
+            _("Unknown scoring system %(system)s (known: %(known)s).")
+            % {"system": scoring_system, "known": ", ".join(SCORING_SYSTEMS)},
+            field="scoring_system", rule="FORMAT",
+        )
 
 
 def _unique_slug(base: str) -> str:
@@ -163,6 +193,8 @@ def create_tournament(*, actor: Any, **fields: Any) -> Tournament:
             )
     else:
         slug = _unique_slug(data["name"])
+    validate_rules(data.get("ruleset", Tournament.RuleSet.RTU), data.get("ruleset_overrides", {}),
+                   data.get("scoring_system", "S-RTU"))
     games = data.get("games_count", 3)
     if "start_times" in data:
         data["start_times"] = _clean_start_times(data["start_times"], games)
@@ -184,6 +216,9 @@ def update_tournament(tournament: Tournament, *, actor: Any, **fields: Any) -> T
     if unknown:
         raise DomainError(_("This field cannot be changed here."), field=sorted(unknown)[0])
     data = _validate_tournament_fields(fields)
+    validate_rules(data.get("ruleset", tournament.ruleset),
+                   data.get("ruleset_overrides", tournament.ruleset_overrides or {}),
+                   data.get("scoring_system", tournament.scoring_system))
     games = data.get("games_count", tournament.games_count)
     start_times = data.get("start_times", tournament.start_times)
     data["start_times"] = _clean_start_times(start_times, games)
