@@ -45,6 +45,7 @@ def export_player_data(player: Player) -> dict[str, Any]:
             "tournament": reg.tournament.slug, "tournament_name": reg.tournament.name,
             "date": _iso(reg.tournament.date), "status": reg.status,
             "registered_at": _iso(reg.created_at),
+            "email": reg.email, "birth_date": _iso(reg.birth_date), "national_id": reg.national_id,
             "checked_in_games": sorted(c.game_number for c in reg.checkins.all()),
         })
     seats = []
@@ -93,6 +94,18 @@ def _tournaments_of(player: Player) -> list[Tournament]:
     ids |= set(Seat.objects.filter(player=player).values_list("game__tournament_id", flat=True))
     ids |= set(player.access_links.values_list("tournament_id", flat=True))
     return list(Tournament.objects.filter(pk__in=ids))
+
+
+def manages_player(actor: Any, player: Player) -> bool:
+    """Whether ``actor`` may read and change the Player record itself (its e-mail, date of birth
+    and national id as first entered, whoever entered them) and merge it: staff, or an organizer
+    of every tournament the player is in (vacuously, of a player in none). Anyone else sees only
+    the personal data entered with their own registrations (``Registration.email`` …)."""
+    if actor is None or getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+        return True
+    if not getattr(actor, "is_authenticated", False):
+        return False
+    return all(is_organizer(actor, t) for t in _tournaments_of(player))
 
 
 def can_erase(actor: Any, player: Player) -> bool:
@@ -170,6 +183,8 @@ def erase_player(player: Player, *, actor: Any) -> Player:
         old_ids = [str(snap.get("national_id") or "") for pair in AuditEntry.objects.filter(
             action="player.national_id", object_id=str(player.pk)).values_list("before", "after")
             for snap in pair if isinstance(snap, dict)]
+        for email, nid in player.registrations.values_list("email", "national_id"):
+            old_ids += [email, nid]  # what each tournament's organizer entered
         secrets = sorted({
             s.casefold() for s in (player.full_name, player.display_name, player.email,
                                    f"{player.last_name} {player.first_name}", player.national_id,
@@ -185,6 +200,7 @@ def erase_player(player: Player, *, actor: Any) -> Player:
         player.national_id = ""
         player.club = None
         player.save()
+        player.registrations.update(email="", birth_date=None, national_id="")
         AccessLink.objects.filter(player=player).delete()
         # Copies of the name: audit snapshots and stored result data of their tournaments.
         entries = AuditEntry.objects.filter(Q(tournament__in=tournaments) | Q(tournament=None))
