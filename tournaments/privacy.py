@@ -96,12 +96,19 @@ def _tournaments_of(player: Player) -> list[Tournament]:
     return list(Tournament.objects.filter(pk__in=ids))
 
 
+def _staff(actor: Any) -> bool:
+    """Staff rights, never through a referee's private link (limited to its tournament)."""
+    if getattr(actor, "link_tournament_id", None) is not None:
+        return False
+    return bool(getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False))
+
+
 def manages_player(actor: Any, player: Player) -> bool:
     """Whether ``actor`` may read and change the Player record itself (its e-mail, date of birth
     and national id as first entered, whoever entered them) and merge it: staff, or an organizer
     of every tournament the player is in (vacuously, of a player in none). Anyone else sees only
     the personal data entered with their own registrations (``Registration.email`` …)."""
-    if actor is None or getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+    if actor is None or _staff(actor):
         return True
     if not getattr(actor, "is_authenticated", False):
         return False
@@ -111,7 +118,7 @@ def manages_player(actor: Any, player: Player) -> bool:
 def can_erase(actor: Any, player: Player) -> bool:
     if actor is None:  # the operator at the console (management command)
         return True
-    if getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+    if _staff(actor):
         return True
     tournaments = _tournaments_of(player)
     return bool(tournaments) and all(is_organizer(actor, t) for t in tournaments)
@@ -134,7 +141,7 @@ def export_player(player: Player, *, actor: Any) -> dict[str, Any]:
 
 def blocking_tournaments(actor: Any, player: Player) -> list[Tournament]:
     """The player's tournaments that ``actor`` does not organize (why they may not erase)."""
-    if actor is None or getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+    if actor is None or _staff(actor):
         return []
     return [t for t in _tournaments_of(player) if not is_organizer(actor, t)]
 

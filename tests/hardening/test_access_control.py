@@ -263,3 +263,53 @@ def test_a_backup_with_unknown_rules_is_refused(demo_tournament: Tournament) -> 
     with pytest.raises(DomainError) as err:
         import_tournament(document)
     assert err.value.field == "scoring_system" and err.value.rule == "FORMAT"
+
+
+# --- a referee's link is that tournament only, as a referee ----------------------------------
+
+
+def test_a_referee_link_acts_in_its_tournament_only_and_never_as_organizer_or_staff(
+    demo_tournament: Tournament,
+) -> None:
+    """A link made for a user who organizes another tournament (and is staff, and organizes
+    this one) opens neither that tournament, nor organizer actions here, nor the admin."""
+    from tournaments.models import TournamentRole
+
+    organizer = get_user_model().objects.get(username=demo.ORGANIZER[0])
+    boss = get_user_model().objects.create_user("boss", password="pw-boss-1234", is_staff=True)
+    TournamentRole.objects.create(tournament=demo_tournament, user=boss, role="organizer")
+    theirs = services.create_tournament(actor=boss, name="Boss cup", slug="boss-cup")
+    link = services.create_link(demo_tournament, actor=organizer, user=boss)
+    browser = Client()
+    browser.get(f"/l/{link.token}/")
+    assert "_auth_user_id" in browser.session
+    # Organizer pages and writes of the link's tournament: refused (a referee at most).
+    staff_page = reverse("tournaments:staff", kwargs={"slug": demo_tournament.slug})
+    assert browser.get(staff_page).status_code == 403
+    assert browser.get(f"/api/tournaments/{demo_tournament.slug}/links/").status_code == 403
+    # Referee work there still works.
+    table = reverse("tables_referee:referee_table",
+                    kwargs={"slug": demo_tournament.slug, "number": 2, "table": 1})
+    assert browser.get(table).status_code == 200
+    # The user's own tournament and the admin: closed to the link.
+    other = reverse("tournaments:manage", kwargs={"slug": theirs.slug})
+    assert browser.get(other).status_code == 403
+    assert browser.get("/admin/").status_code == 403
+    # With the password, the same user keeps everything.
+    full = Client()
+    full.post(reverse("login"), {"username": "boss", "password": "pw-boss-1234"})
+    assert full.get(other).status_code == 200 and full.get(staff_page).status_code == 200
+
+
+def test_a_players_page_answers_only_under_their_own_tournament(demo_tournament: Tournament) -> None:
+    outsider_t = services.create_tournament(
+        actor=get_user_model().objects.create_user("carla"), name="Altro", slug="altro")
+    outsider = services.register(outsider_t, services.PlayerData("Zeno", "Outsider"),
+                                 actor=outsider_t.created_by).player
+    ours = demo_tournament.registrations.first().player
+    client = Client()
+    assert client.get(reverse("scoring:player", kwargs={"slug": demo_tournament.slug,
+                                                       "pk": ours.pk})).status_code == 200
+    response = client.get(reverse("scoring:player", kwargs={"slug": demo_tournament.slug,
+                                                           "pk": outsider.pk}))
+    assert response.status_code == 404 and "Outsider" not in response.content.decode()
