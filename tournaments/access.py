@@ -51,6 +51,7 @@ def use_access_link(request: Any, token: str) -> AccessLink:
     else:
         links = dict(request.session.get(SESSION_KEY, {}))
         links[str(link.tournament_id)] = link.pk
+        request.session.cycle_key()  # a new session id: one planted before is worth nothing
         request.session[SESSION_KEY] = links
     AccessLink.objects.filter(pk=link.pk).update(last_used_at=timezone.now())
     return link

@@ -313,3 +313,19 @@ def test_a_players_page_answers_only_under_their_own_tournament(demo_tournament:
     response = client.get(reverse("scoring:player", kwargs={"slug": demo_tournament.slug,
                                                            "pk": outsider.pk}))
     assert response.status_code == 404 and "Outsider" not in response.content.decode()
+
+
+def test_opening_a_player_link_gives_the_browser_a_new_session_id(demo_tournament: Tournament) -> None:
+    """A session id planted in the browser before (session fixation) does not become the
+    player's session."""
+    player = demo_tournament.registrations.first().player
+    link = player_link(demo_tournament, player)
+    browser = Client()
+    browser.get(reverse("tournaments:detail", kwargs={"slug": demo_tournament.slug}))
+    session = browser.session
+    session["planted"] = True
+    session.save()
+    planted = session.session_key
+    browser.cookies[settings.SESSION_COOKIE_NAME] = planted
+    browser.get(f"/l/{link.token}/")
+    assert browser.cookies[settings.SESSION_COOKIE_NAME].value != planted
