@@ -135,7 +135,10 @@ def _entry_initial(table: Table, state: selectors.TableState, seats: list[Any]) 
     latest = state.latest
     if latest is not None and latest.kind != ResultSubmission.Kind.RECORD:
         return {"kind": latest.kind, "ended_by": latest.ended_by, **latest.data}
-    players = [{"seat": s.number, "objective": s.objective, "eliminated": None} for s in seats]
+    # The dealt cards are secret while the table plays: pre-filled only once it is over.
+    over = table.status == Table.Status.FINISHED or table.game.status == Game.Status.FINISHED
+    players = [{"seat": s.number, "objective": s.objective if over else "", "eliminated": None}
+               for s in seats]
     return {"kind": "board", "ended_by": "sdadata", "players": players,
             "owners": dict(table.deal or {}), "armies": {}}
 

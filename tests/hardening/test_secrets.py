@@ -155,3 +155,23 @@ def test_the_audit_log_records_the_commitment_not_the_secret(demo_tournament: An
     entry = AuditEntry.objects.get(action="game.start", object_id=str(game.pk))
     assert game.secret_seed not in str(entry.after)
     assert entry.after["secret_commitment"] == game.secret_commitment
+
+
+@pytest.mark.django_db
+def test_the_referees_entry_form_does_not_show_a_playing_tables_cards(demo_tournament: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tournaments import demo as demo_data
+
+    game = Game.objects.get(tournament=demo_tournament, number=2)
+    table = Table.objects.filter(game=game).order_by("number").first()
+    assert table is not None and table.status != Table.Status.FINISHED
+    referee = Client()
+    referee.force_login(get_user_model().objects.get(username=demo_data.REFEREE[0]))
+    url = reverse("scoring:enter", kwargs={"slug": demo_tournament.slug, "pk": table.pk})
+    page = referee.get(url).content.decode()
+    for seat in table.seats.exclude(objective=""):
+        assert f'value="{seat.objective}" selected' not in page
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    page = referee.get(url).content.decode()
+    assert any(f'value="{s.objective}" selected' in page for s in table.seats.exclude(objective=""))
