@@ -118,5 +118,7 @@ class RevokedLinkMiddleware:
                 if request.path.startswith(reverse("admin:index")):
                     from django.core.exceptions import PermissionDenied
 
-                    raise PermissionDenied("A private link does not open the admin.")
+                    from django.utils.translation import gettext as _
+
+                    raise PermissionDenied(_("A private link does not open the admin."))
         return self.get_response(request)
