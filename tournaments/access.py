@@ -117,7 +117,6 @@ class RevokedLinkMiddleware:
 
                 if request.path.startswith(reverse("admin:index")):
                     from django.core.exceptions import PermissionDenied
-
                     from django.utils.translation import gettext as _
 
                     raise PermissionDenied(_("A private link does not open the admin."))
