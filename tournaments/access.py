@@ -103,15 +103,13 @@ class RevokedLinkMiddleware:
         link_id = request.session.get(REFEREE_LINK_KEY) if hasattr(request, "session") else None
         if link_id is not None:
             user_id = request.session.get("_auth_user_id")
-            active = AccessLink.objects.filter(
+            tournament_id = AccessLink.objects.filter(
                 pk=link_id, kind=AccessLink.Kind.REFEREE, revoked_at__isnull=True,
                 user_id=user_id,
-            ).exists()
-            if not active:
+            ).values_list("tournament_id", flat=True).first()
+            if tournament_id is None:
                 logout(request)  # flushes the session: the player links it held go too
             else:
-                tournament_id = AccessLink.objects.filter(pk=link_id).values_list(
-                    "tournament_id", flat=True).first()
                 request.user.link_tournament_id = tournament_id  # type: ignore[union-attr]
                 from django.urls import reverse
 
