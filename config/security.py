@@ -11,7 +11,7 @@ Content security policy
 Login rate limit
     At most ``LOGIN_FAILURE_LIMIT`` failed logins per username + client address within
     ``LOGIN_FAILURE_WINDOW`` seconds (default 5 per 15 minutes), and at most
-    ``LOGIN_FAILURE_LIMIT_PER_ADDRESS`` (default 50) from one address whatever the usernames. The
+    ``LOGIN_FAILURE_LIMIT_PER_ADDRESS`` (default 100) from one address whatever the usernames. The
     username is keyed as authentication reads it (:func:`login_name`: Unicode NFKC, surrounding
     spaces dropped) and casefolded on top, so "Ｏｒｇａｎｉｚｅｒ", " organizer " and "ORGANIZER"
     share one counter. Failures are counted from
@@ -107,7 +107,7 @@ def _limit() -> int:
 
 
 def _address_limit() -> int:
-    return int(getattr(settings, "LOGIN_FAILURE_LIMIT_PER_ADDRESS", 50))
+    return int(getattr(settings, "LOGIN_FAILURE_LIMIT_PER_ADDRESS", 100))
 
 
 def _window() -> int:

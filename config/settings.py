@@ -226,7 +226,7 @@ CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=(
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)  # seconds
 # ... and failures from one address whatever the usernames (spraying many names).
-LOGIN_FAILURE_LIMIT_PER_ADDRESS = env.int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", default=50)
+LOGIN_FAILURE_LIMIT_PER_ADDRESS = env.int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", default=100)
 # Set only behind a proxy that overwrites X-Forwarded-For (the compose stack has none).
 TRUST_X_FORWARDED_FOR = env.bool("TRUST_X_FORWARDED_FOR", default=False)
 
