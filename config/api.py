@@ -32,3 +32,4 @@ class SafeLimitOffsetPagination(LimitOffsetPagination):
 
     def get_offset(self, request: Any) -> int:
         return min(super().get_offset(request), self.max_offset)
+

@@ -10,7 +10,11 @@ Content security policy
 
 Login rate limit
     At most ``LOGIN_FAILURE_LIMIT`` failed logins per username + client address within
-    ``LOGIN_FAILURE_WINDOW`` seconds (default 5 per 15 minutes). Failures are counted from
+    ``LOGIN_FAILURE_WINDOW`` seconds (default 5 per 15 minutes), and at most
+    ``LOGIN_FAILURE_LIMIT_PER_ADDRESS`` (default 100) from one address whatever the usernames. The
+    username is keyed as authentication reads it (:func:`login_name`: Unicode NFKC, surrounding
+    spaces dropped) and casefolded on top, so "Ｏｒｇａｎｉｚｅｒ", " organizer " and "ORGANIZER"
+    share one counter. Failures are counted from
     Django's ``user_login_failed`` signal, so the login page, the admin login and HTTP Basic
     authentication on the API all count; the cache holds the counters (Redis in production, so
     every gunicorn worker sees the same count). Once the limit is reached, further attempts for
@@ -23,6 +27,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -80,13 +85,29 @@ def client_ip(request: HttpRequest | None) -> str:
     return str(request.META.get("REMOTE_ADDR", "-"))
 
 
+def login_name(username: str) -> str:
+    """The username as the login form hands it to authentication (Django's ``UsernameField``:
+    NFKC, then surrounding whitespace stripped), casefolded: the limiter's key. Look-alike forms
+    of one name (full-width letters, ligatures, case, spaces) are one key."""
+    text = unicodedata.normalize("NFKC", str(username)).strip()
+    return unicodedata.normalize("NFKC", text.casefold())
+
+
 def _key(username: str, ip: str) -> str:
-    digest = hashlib.sha256(f"{username.strip().casefold()}|{ip}".encode()).hexdigest()
+    digest = hashlib.sha256(f"{login_name(username)}|{ip}".encode()).hexdigest()
     return f"login-failures:{digest}"
+
+
+def _address_key(ip: str) -> str:
+    return f"login-failures-address:{hashlib.sha256(ip.encode()).hexdigest()}"
 
 
 def _limit() -> int:
     return int(getattr(settings, "LOGIN_FAILURE_LIMIT", 5))
+
+
+def _address_limit() -> int:
+    return int(getattr(settings, "LOGIN_FAILURE_LIMIT_PER_ADDRESS", 100))
 
 
 def _window() -> int:
@@ -98,11 +119,12 @@ def failures(username: str, ip: str) -> int:
 
 
 def is_locked(username: str, ip: str) -> bool:
-    return bool(username) and failures(username, ip) >= _limit()
+    if int(cache.get(_address_key(ip), 0)) >= _address_limit():
+        return True
+    return bool(login_name(username)) and failures(username, ip) >= _limit()
 
 
-def note_failure(username: str, ip: str) -> int:
-    key = _key(username, ip)
+def _bump(key: str) -> int:
     if cache.add(key, 1, timeout=_window()):
         return 1
     try:
@@ -110,6 +132,11 @@ def note_failure(username: str, ip: str) -> int:
     except ValueError:  # expired between add and incr
         cache.set(key, 1, timeout=_window())
         return 1
+
+
+def note_failure(username: str, ip: str) -> int:
+    _bump(_address_key(ip))
+    return _bump(_key(username, ip))
 
 
 @receiver(user_login_failed, dispatch_uid="config.security.count_login_failure")
@@ -148,14 +175,15 @@ class LoginRateLimitMiddleware:
         ip = client_ip(request)
         if request.method == "POST" and request.path in self.login_paths():
             username = str(request.POST.get("username", ""))
-            if is_locked(username, ip):
+            if is_locked(username, ip):  # an empty name: only the address's own limit
                 return self._refuse_form(request)
         basic = _basic_username(request)
         if "\x00" in basic or "\x00" in request.META.get("HTTP_AUTHORIZATION", ""):
             # PostgreSQL refuses NUL in a query: answer like any bad credentials, never a 500.
             return JsonResponse({"detail": _("Invalid username/password."), "rule": "LOGIN"},
                                 status=401)
-        if basic and is_locked(basic, ip):
+        if (basic or request.META.get("HTTP_AUTHORIZATION", "").lower().startswith("basic ")) \
+                and is_locked(basic, ip):
             return JsonResponse({"detail": self.message(), "rule": "LOGIN-RATE"}, status=429,
                                 headers={"Retry-After": str(_window())})
         return self.get_response(request)

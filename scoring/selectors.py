@@ -359,7 +359,8 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
                                 start=dates[0], end=dates[-1], event_type=event_type, rounds=rounds,
                                 participants=len(stand), table_games=table_games)],
         "games": rk.game_rows(event, game_list),
+        # National ids as entered for this tournament's registrations (never another's).
         "standings": rk.standing_rows(event, stand, vt, dict(
-            Player.objects.filter(pk__in=[s.player for s in stand]).exclude(national_id="")
-            .values_list("pk", "national_id")) if national_ids else {}),
+            Registration.objects.filter(tournament=tournament, player_id__in=[s.player for s in stand])
+            .exclude(national_id="").values_list("player_id", "national_id")) if national_ids else {}),
     }

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -69,7 +70,11 @@ def ranking_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    player = get_object_or_404(Player, pk=pk)
+    # Only a player of this tournament (registered or seated): any other id is a 404, so one
+    # tournament's address does not list another's players.
+    player = get_object_or_404(
+        Player.objects.filter(Q(registrations__tournament=tournament)
+                              | Q(seats__game__tournament=tournament)).distinct(), pk=pk)
     data = selectors.standings(tournament)
     row = next((r for r in data["rows"] if r["player"] == player.pk), None)
     games = selectors.player_games(tournament, player)
@@ -130,7 +135,10 @@ def _entry_initial(table: Table, state: selectors.TableState, seats: list[Any]) 
     latest = state.latest
     if latest is not None and latest.kind != ResultSubmission.Kind.RECORD:
         return {"kind": latest.kind, "ended_by": latest.ended_by, **latest.data}
-    players = [{"seat": s.number, "objective": s.objective, "eliminated": None} for s in seats]
+    # The dealt cards are secret while the table plays: pre-filled only once it is over.
+    over = table.status == Table.Status.FINISHED or table.game.status == Game.Status.FINISHED
+    players = [{"seat": s.number, "objective": s.objective if over else "", "eliminated": None}
+               for s in seats]
     return {"kind": "board", "ended_by": "sdadata", "players": players,
             "owners": dict(table.deal or {}), "armies": {}}
 

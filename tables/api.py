@@ -1,7 +1,7 @@
 """REST API of tables/: serializers and views (thin: every write is a ``tables.services`` call).
 
 Reads are public (objective cards excepted: a player sees their own through their private
-link, referees see all once the game is over); writes need the organizer role
+link, everyone sees all once the game is over); writes need the organizer role
 (``tournaments.permissions``)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tables.models import Game, Seat, Table
 from tables.seating import ODD_COUNTS, PREFERENCES, PRIORITIES, SEEDINGS, SeatingError
 from tournaments.access import linked_player
 from tournaments.models import Tournament
-from tournaments.permissions import TournamentObjectPermission, TournamentScoped, is_referee
+from tournaments.permissions import TournamentObjectPermission, TournamentScoped
 
 # ----------------------------------------------------------------------------- serializers
 
@@ -68,12 +68,19 @@ class TableSerializer(serializers.ModelSerializer):
 class GameSerializer(serializers.ModelSerializer):
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     tables = serializers.SerializerMethodField()
+    secret_commitment = serializers.CharField(
+        read_only=True, help_text="SHA-256 (hex) of the seed the objective cards come from.")
+    secret_seed = serializers.SerializerMethodField(
+        help_text="The objective cards' seed: null until the game is finished (commit-reveal).")
 
     class Meta:
         model = Game
         fields = ["tournament", "number", "status", "seed", "composition_options",
-                  "composition_report", "deal_objectives", "objectives_seed", "started_at",
-                  "tables"]
+                  "composition_report", "deal_objectives", "secret_commitment", "secret_seed",
+                  "started_at", "tables"]
+
+    def get_secret_seed(self, game: Game) -> str | None:
+        return game.secret_seed or None if game.status == Game.Status.FINISHED else None
 
     @extend_schema_field(TableSerializer(many=True))
     def get_tables(self, game: Game) -> list[dict[str, Any]]:
@@ -249,8 +256,7 @@ class WhereView(_GameView):
 class ObjectiveView(_GameView):
     @extend_schema(
         responses=ObjectiveSerializer(many=True),
-        summary="Objective cards: your own through your private link; all for referees once "
-        "the game is over",
+        summary="Objective cards: your own through your private link; all once the game is over",
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         game = self.get_game()
@@ -284,13 +290,14 @@ def _where(seat: Seat) -> dict[str, Any]:
 
 
 def visible_objectives(request: Any, game: Game) -> list[dict[str, Any]]:
-    """The objective cards this browser may see: a player's own (private link); every card for
-    referees and organizers once the game is over. Nobody else, and nothing before."""
+    """The objective cards this browser may see: while the game runs, a player's own (their
+    private link) and nothing else, for anyone (organizers and referees included); every card,
+    for everyone, once the game is finished (when its secret seed is published too)."""
     from engine.objectives import default_deck
 
     deck = default_deck("rtu")
     seats = Seat.objects.filter(game=game, player__isnull=False).exclude(objective="")
-    if game.status == Game.Status.FINISHED and is_referee(request.user, game.tournament):
+    if game.status == Game.Status.FINISHED:
         chosen = list(seats.select_related("table").order_by("table__number", "number"))
     else:
         player = linked_player(request, game.tournament)

@@ -37,9 +37,14 @@ class Game(models.Model):
     composition_report = models.JSONField(default=dict, blank=True)
     # The organizer's choices for this game's composition (table sizes, priorities, seeding).
     composition_options = models.JSONField(default=dict, blank=True)
-    # Objective cards dealt by the system (when the organizer chooses): seed stored (re-derivable).
+    # Objective cards dealt by the system (when the organizer chooses). They are secret, so they
+    # come from their own seed: drawn by the server at the start (never from the deal seed or any
+    # seed an organizer types), never shown while the game runs. Only its SHA-256 commitment is
+    # public then; the seed itself is published once the game is finished, so anyone can check
+    # the cards were not changed (commit-reveal, see tables.services.secret_commitment).
     deal_objectives = models.BooleanField(_("deal objective cards"), default=False)
-    objectives_seed = models.CharField(max_length=64, blank=True)
+    secret_seed = models.CharField(max_length=64, blank=True)
+    secret_commitment = models.CharField(max_length=64, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -7,6 +7,7 @@ Each function checks the organizer role (``tournaments.permissions``), refuses b
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -455,8 +456,15 @@ def deal_command(table: Table) -> str:
     return cmd
 
 
+def secret_commitment(secret_seed: str) -> str:
+    """The public commitment to a game's secret seed: its SHA-256, hex. Published while the game
+    runs; once it is finished the seed itself is published and anyone can check both."""
+    return hashlib.sha256(secret_seed.encode()).hexdigest()
+
+
 def objective_cards(seed: str, table_number: int, seats: int) -> list[str]:
-    """Distinct RTU objective cards (O-RTU) for the seats of one table, from the game's seed."""
+    """Distinct RTU objective cards (O-RTU) for the seats of one table, from the game's secret
+    seed (never the deal seed: that one is public)."""
     from engine.objectives import default_deck
 
     cards = list(default_deck("rtu"))
@@ -487,7 +495,10 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
             raise DomainError(" ".join(problems), field="tables", rule="T-SIZE")
         board = load_board("world")
         if game.deal_objectives:
-            game.objectives_seed = derive_seed(base, "objectives")
+            # Secrets come from the server's own randomness, never from ``base`` (public through
+            # the deal seeds, and possibly typed by the organizer).
+            game.secret_seed = secrets.token_hex(32)
+            game.secret_commitment = secret_commitment(game.secret_seed)
         for table in tables:
             seats = list(table.seats.all())
             table.deal_seed = derive_seed(base, "deal", table.number)
@@ -497,7 +508,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
             except EngineError as exc:
                 raise DomainError(str(exc), field="tables", rule=exc.rule) from exc
             table.save(update_fields=["deal_seed", "deal"])
-            cards = (objective_cards(game.objectives_seed, table.number, len(seats))
+            cards = (objective_cards(game.secret_seed, table.number, len(seats))
                      if game.deal_objectives else [])
             for i, s in enumerate(seats):
                 s.colour = COLOURS[i % len(COLOURS)]
@@ -505,7 +516,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
             Seat.objects.bulk_update(seats, ["colour", "objective"])
         game.status = Game.Status.RUNNING
         game.started_at = timezone.now()
-        game.save(update_fields=["status", "started_at", "objectives_seed"])
+        game.save(update_fields=["status", "started_at", "secret_seed", "secret_commitment"])
         from tables import clocks
 
         for table in tables:
@@ -513,7 +524,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
         audit.record(
             actor=actor, action="game.start", obj=game, tournament=game.tournament,
             after={"deals": {t.number: t.deal_seed for t in tables},
-                   "objectives_seed": game.objectives_seed},
+                   "secret_commitment": game.secret_commitment},
         )
     return game
 

@@ -239,8 +239,8 @@ def sheet(request: HttpRequest, slug: str, number: int, table: int) -> HttpRespo
 
 @require_GET
 def objective(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A player's own objective card (private link); every card for referees once the game is
-    over."""
+    """A player's own objective card (private link); every card, and the secret seed they come
+    from, for everyone once the game is over."""
     tournament, game = _game(slug, number)
     cards = api.visible_objectives(request, game)
     names = {p.pk: p.display_name for p in Player.objects.filter(

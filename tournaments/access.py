@@ -4,14 +4,23 @@ A referee's link logs its user in (a normal Django session); what that user may 
 decided by their role (``permissions.is_referee``). A player's link marks the browser's session
 as that player's for that tournament only: it grants nothing but what a player may do (see their
 own objective card, confirm their own table's result).
+
+A session opened by a link remembers *which* link opened it, and every request checks that link
+again: revoking it ends the session at once (a referee's session is logged out by
+:class:`RevokedLinkMiddleware`, a player's is forgotten by :func:`linked_player`), even when a new
+link was made for the same person since.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from config.errors import DomainError
@@ -19,7 +28,8 @@ from config.errors import DomainError
 from .models import AccessLink, Player, Tournament
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-SESSION_KEY = "player_links"  # {str(tournament id): player id}
+SESSION_KEY = "player_links"  # {str(tournament id): id of the player's AccessLink}
+REFEREE_LINK_KEY = "referee_link"  # id of the AccessLink that logged this session in
 
 
 def use_access_link(request: Any, token: str) -> AccessLink:
@@ -37,22 +47,75 @@ def use_access_link(request: Any, token: str) -> AccessLink:
         raise DomainError("This private link is unknown or has been revoked.", field="token")
     if link.kind == AccessLink.Kind.REFEREE:
         login(request, link.user, backend="django.contrib.auth.backends.ModelBackend")
+        request.session[REFEREE_LINK_KEY] = link.pk
     else:
         links = dict(request.session.get(SESSION_KEY, {}))
-        links[str(link.tournament_id)] = link.player_id
+        links[str(link.tournament_id)] = link.pk
+        request.session.cycle_key()  # a new session id: one planted before is worth nothing
         request.session[SESSION_KEY] = links
     AccessLink.objects.filter(pk=link.pk).update(last_used_at=timezone.now())
     return link
 
 
 def linked_player(request: Any, tournament: Tournament) -> Player | None:
-    """The player whose private link was opened in this browser for ``tournament``, if any
-    (and only while that link is still active)."""
-    player_id = request.session.get(SESSION_KEY, {}).get(str(tournament.pk))
-    if player_id is None:
+    """The player whose private link was opened in this browser for ``tournament``, if any,
+    and only while *that* link is still active (a revoked link is forgotten here and now)."""
+    links = request.session.get(SESSION_KEY, {})
+    link_id = links.get(str(tournament.pk))
+    if link_id is None:
         return None
-    active = AccessLink.objects.filter(
-        tournament=tournament, player_id=player_id, kind=AccessLink.Kind.PLAYER,
-        revoked_at__isnull=True,
-    ).exists()
-    return Player.objects.filter(pk=player_id).first() if active else None
+    link = (
+        AccessLink.objects.select_related("player")
+        .filter(pk=link_id, tournament=tournament, kind=AccessLink.Kind.PLAYER,
+                revoked_at__isnull=True)
+        .first()
+    )
+    if link is None:
+        request.session[SESSION_KEY] = {k: v for k, v in links.items() if k != str(tournament.pk)}
+        return None
+    return link.player
+
+
+@receiver(user_logged_in, dispatch_uid="tournaments.access.forget_referee_link")
+def _forget_referee_link(sender: Any, request: Any = None, **kwargs: Any) -> None:
+    """A login (with a password, or another link) is no longer the old link's session."""
+    if request is not None and hasattr(request, "session"):
+        request.session.pop(REFEREE_LINK_KEY, None)
+
+
+def link_scope(user: Any) -> int | None:
+    """The tournament a referee-link session is limited to (None: not a link session)."""
+    return getattr(user, "link_tournament_id", None)
+
+
+class RevokedLinkMiddleware:
+    """Logs out, before anything else runs, a session that a referee's private link opened once
+    that link is revoked (or deleted, or its user changed): the next request is anonymous.
+
+    While the link is active, the session acts for its user in the link's tournament only, and
+    as a referee at most (``permissions`` reads :func:`link_scope`): a lost link is not the
+    user's whole account (their other tournaments, an organizer role, staff rights, the admin)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        link_id = request.session.get(REFEREE_LINK_KEY) if hasattr(request, "session") else None
+        if link_id is not None:
+            user_id = request.session.get("_auth_user_id")
+            tournament_id = AccessLink.objects.filter(
+                pk=link_id, kind=AccessLink.Kind.REFEREE, revoked_at__isnull=True,
+                user_id=user_id,
+            ).values_list("tournament_id", flat=True).first()
+            if tournament_id is None:
+                logout(request)  # flushes the session: the player links it held go too
+            else:
+                request.user.link_tournament_id = tournament_id  # type: ignore[union-attr]
+                from django.urls import reverse
+
+                if request.path.startswith(reverse("admin:index")):
+                    from django.core.exceptions import PermissionDenied
+                    from django.utils.translation import gettext as _
+
+                    raise PermissionDenied(_("A private link does not open the admin."))
+        return self.get_response(request)

@@ -42,11 +42,20 @@ class PublicPlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "first_name", "last_name", "nickname", "club"]
 
 
-class OrganizerPlayerSerializer(PublicPlayerSerializer):
-    """What an organizer of the tournament sees: also e-mail, date of birth and national id."""
+class OrganizerPlayerSerializer(serializers.Serializer):
+    """What an organizer of the tournament sees of a registered player: the public fields, and
+    the e-mail, date of birth and national id *as entered for this registration* (never what
+    another organizer entered on the shared Player record). Reads a Registration."""
 
-    class Meta(PublicPlayerSerializer.Meta):
-        fields = [*PublicPlayerSerializer.Meta.fields, "email", "birth_date", "national_id"]
+    id = serializers.IntegerField(source="player.id", read_only=True)
+    first_name = serializers.CharField(source="player.first_name", read_only=True)
+    last_name = serializers.CharField(source="player.last_name", read_only=True)
+    nickname = serializers.CharField(source="player.nickname", read_only=True)
+    club = serializers.CharField(source="player.club.name", default=None, read_only=True,
+                                 allow_null=True)
+    email = serializers.EmailField(read_only=True)
+    birth_date = serializers.DateField(read_only=True, allow_null=True)
+    national_id = serializers.CharField(read_only=True)
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -75,7 +84,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 
 class OrganizerRegistrationSerializer(RegistrationSerializer):
-    player = OrganizerPlayerSerializer(read_only=True)
+    player = OrganizerPlayerSerializer(source="*", read_only=True)
     # plain text, not a second copy of the status enum (it would collide in the schema)
     status = serializers.CharField(read_only=True, help_text="registered | waitlisted | withdrawn")
 

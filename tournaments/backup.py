@@ -157,6 +157,11 @@ def import_tournament(document: Any) -> Tournament:
                         _("The database already holds %(model)s %(pk)s: restore into an empty "
                           "database.") % {"model": model._meta.label, "pk": item.object.pk},
                         field="file", rule="BACKUP")
+                if isinstance(item.object, Tournament):  # rules the engine does not know
+                    from .services import validate_rules
+
+                    validate_rules(item.object.ruleset, item.object.ruleset_overrides,
+                                   item.object.scoring_system)
                 item.save()
                 touched.add(model)
             _reset_sequences(touched)

@@ -36,8 +36,10 @@ Candidate = inline_serializer("MergeCandidate", {
 
 
 class MergeSerializer(serializers.Serializer):
-    keep = serializers.IntegerField(help_text="The player who stays.")
-    drop = serializers.IntegerField(help_text="The player merged into the one who stays (deleted).")
+    # Bounded like ids in paths (config/converters.py): a huge number is a 400, never a 500.
+    keep = serializers.IntegerField(min_value=1, max_value=10**18 - 1, help_text="The player who stays.")
+    drop = serializers.IntegerField(min_value=1, max_value=10**18 - 1,
+                                    help_text="The player merged into the one who stays (deleted).")
 
 
 class IscrittiImport(TournamentScoped, APIView):
@@ -64,8 +66,11 @@ class IscrittiImport(TournamentScoped, APIView):
         if upload is None:
             raise DomainError(_("Choose an .xls or .xlsx file."), field="file", rule="FORMAT")
         report = import_iscritti(self.get_tournament(), upload.read(), upload.name or "", actor=request.user)
-        people = Player.objects.select_related("club").in_bulk(
-            [d.player_id for _r, _p, found in report.duplicates for d in found])
+        from .privacy import manages_player
+
+        people = {pk: p for pk, p in Player.objects.select_related("club").in_bulk(
+            [d.player_id for _r, _p, found in report.duplicates for d in found]).items()
+            if manages_player(request.user, p)}  # never another organizer's records
         return Response({
             "registered": len(report.registered), "skipped": report.skipped,
             "duplicates": [{"row": row, "player": _person(p),
@@ -86,7 +91,7 @@ class Duplicates(TournamentScoped, APIView):
             raise PermissionDeniedError(_("Only an organizer of this tournament can do this."), rule="ROLE")
         return Response([{"player": _person(f.player),
                           "candidates": [{"player": _person(p), "distance": d.distance, "same": d.same}
-                                         for p, d in f.candidates]} for f in merge.flagged(tournament)])
+                                         for p, d in f.candidates]} for f in merge.flagged(tournament, request.user)])
 
 
 class Merge(TournamentScoped, APIView):

@@ -44,10 +44,14 @@ class IscrittiForm(forms.Form):
         return upload
 
 
-def report_rows(report: Any) -> list[dict[str, Any]]:
-    """The import's probable duplicates, with the players they may be."""
-    people = Player.objects.select_related("club").in_bulk(
-        [d.player_id for _row, _p, found in report.duplicates for d in found])
+def report_rows(report: Any, actor: Any = None) -> list[dict[str, Any]]:
+    """The import's probable duplicates, with the players they may be (among those ``actor``
+    manages: another organizer's records are not compared here)."""
+    from .privacy import manages_player
+
+    people = {pk: p for pk, p in Player.objects.select_related("club").in_bulk(
+        [d.player_id for _row, _p, found in report.duplicates for d in found]).items()
+        if actor is None or manages_player(actor, p)}
     return [{"row": row, "player": player,
              "candidates": [{"player": people[d.player_id], "distance": d.distance, "same": d.same}
                             for d in found if d.player_id in people]}
@@ -77,7 +81,7 @@ def iscritti_import(request: HttpRequest, tournament: Tournament) -> HttpRespons
             status = 400
     return render(request, "tournaments/iscritti.html", {
         "tournament": tournament, "form": form, "report": report,
-        "duplicates": report_rows(report) if report else [],
+        "duplicates": report_rows(report, request.user) if report else [],
     }, status=status)
 
 
@@ -85,7 +89,7 @@ def iscritti_import(request: HttpRequest, tournament: Tournament) -> HttpRespons
 @require_http_methods(["GET"])
 def duplicates(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournaments/duplicates.html", {
-        "tournament": tournament, "flagged": merge.flagged(tournament),
+        "tournament": tournament, "flagged": merge.flagged(tournament, request.user),
     })
 
 
@@ -112,6 +116,7 @@ def merge_player(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
             messages.success(request, _("Merged: %(name)s stays.") % {"name": kept.full_name})
             return redirect("tournaments:duplicates", slug=tournament.slug)
     return render(request, "tournaments/merge.html", {
-        "tournament": tournament, "player": reg.player, "candidates": merge.duplicates_of(reg.player),
+        "tournament": tournament, "player": reg.player, "registration": reg,
+        "candidates": merge.duplicates_of(reg.player, request.user),
         "chosen": chosen,
     }, status=status)

@@ -4,8 +4,11 @@ links, confirmations and the player ids inside stored results move to the player
 blank fields of that player are filled from the other; the other record is deleted. One
 transaction, audited.
 
-An organizer may merge a player registered in their tournament with any probable duplicate of
-them; two players seated in the same game (they cannot be one person) are refused.
+An organizer may merge a player registered in their tournament with a probable duplicate only
+when they manage both records (``privacy.manages_player``: staff, or an organizer of every
+tournament each is in); probable duplicates are listed only among such records, so nobody
+learns anything of a record they may not touch. Two players seated in the same game (they
+cannot be one person) are refused.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.db import transaction
 from django.db.models import ForeignKey
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from config.errors import ConflictError, DomainError, PermissionDeniedError
 
 from . import audit
 from .identity import Candidate, ProbableDuplicate, probable_duplicates
@@ -33,8 +36,13 @@ class Flagged:
     candidates: list[tuple[Player, ProbableDuplicate]]
 
 
-def duplicates_of(player: Player) -> list[tuple[Player, ProbableDuplicate]]:
-    """Known players that are probably ``player`` (closest first)."""
+def duplicates_of(player: Player, actor: Any = None) -> list[tuple[Player, ProbableDuplicate]]:
+    """Known players that are probably ``player`` (closest first); with ``actor``, only those
+    ``actor`` manages (and none when they do not manage ``player`` itself)."""
+    from .privacy import manages_player
+
+    if actor is not None and not manages_player(actor, player):
+        return []
     known = [Candidate(p.pk, p.first_name, p.last_name, p.birth_date)
              for p in Player.objects.exclude(pk=player.pk).only("first_name", "last_name", "birth_date")]
     found = probable_duplicates(player.first_name, player.last_name, player.birth_date, known)
@@ -43,14 +51,16 @@ def duplicates_of(player: Player) -> list[tuple[Player, ProbableDuplicate]]:
         same = Player.objects.filter(national_id=national_id).exclude(pk=player.pk).values_list("pk", flat=True)
         found = [ProbableDuplicate(pk, 0, True) for pk in same] + [d for d in found if d.player_id not in same]
     people = Player.objects.select_related("club").in_bulk([d.player_id for d in found])
-    return [(people[d.player_id], d) for d in found if d.player_id in people]
+    return [(people[d.player_id], d) for d in found if d.player_id in people
+            and (actor is None or manages_player(actor, people[d.player_id]))]
 
 
-def flagged(tournament: Tournament) -> list[Flagged]:
-    """Every player registered in ``tournament`` with probable duplicates among all players."""
+def flagged(tournament: Tournament, actor: Any = None) -> list[Flagged]:
+    """Every player registered in ``tournament`` with probable duplicates (among the records
+    ``actor`` manages, when given)."""
     out = []
     for reg in Registration.objects.filter(tournament=tournament).select_related("player__club").order_by("pk"):
-        candidates = duplicates_of(reg.player)
+        candidates = duplicates_of(reg.player, actor)
         if candidates:
             out.append(Flagged(reg.player, candidates))
     return out
@@ -76,6 +86,13 @@ def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -
         if not ours:
             raise DomainError(_("Neither player is registered in this tournament."), field="drop",
                               rule="IDENTITY")
+        from .privacy import manages_player
+
+        for field, who in (("keep", kept), ("drop", gone)):
+            if not manages_player(actor, who):
+                raise PermissionDeniedError(
+                    _("Only staff, or an organizer of every tournament this player took part in, "
+                      "may merge their record."), field=field, rule="PRIVACY")
         if gone.pk not in {d.player_id for _p, d in duplicates_of(kept)}:
             raise DomainError(_("These two players are not flagged as probable duplicates."), field="drop",
                               rule="IDENTITY")

@@ -48,6 +48,10 @@ class Club(models.Model):
 
 
 class Player(models.Model):
+    """One person across events. Its e-mail, date of birth and national id are the identity
+    record, read and changed only by whoever manages the player (``privacy.manages_player``);
+    each tournament's organizer sees the copies on their own ``Registration``."""
+
     first_name = models.CharField(_("first name"), max_length=80)
     last_name = models.CharField(_("last name"), max_length=80)
     nickname = models.CharField(_("nickname"), max_length=80, blank=True)
@@ -68,9 +72,8 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
-            models.UniqueConstraint(
-                fields=["normalised_name", "club"], name="player_unique_name_per_club"
-            ),
+            # Name + club is not an identity (two organizers may each have their own "Mario
+            # Rossi" of one club); the national id is.
             models.UniqueConstraint(
                 fields=["national_id"], condition=~models.Q(national_id=""),
                 name="player_national_id_unique",
@@ -182,6 +185,21 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """Admin forms (and any ``full_clean``): the rule set, its overrides and the scoring
+        system must be known to the engine (see ``services.validate_rules``)."""
+        from django.core.exceptions import ValidationError
+
+        from config.errors import DomainError
+
+        from .services import validate_rules
+
+        super().clean()
+        try:
+            validate_rules(self.ruleset, self.ruleset_overrides, self.scoring_system)
+        except DomainError as err:
+            raise ValidationError({err.field or "ruleset": f"{err.message} ({err.rule})"}) from None
+
     def game_start(self, number: int) -> dt.time | None:
         """Scheduled start of game ``number`` (1-based), if one is set."""
         try:
@@ -213,6 +231,12 @@ class Registration(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTERED
     )
     created_at = models.DateTimeField(default=timezone.now)  # waitlist order
+    # Personal data as entered for THIS registration (by this tournament's organizer, or by the
+    # player registering here). An organizer reads and corrects these, never what another
+    # organizer entered on the shared Player record (see tournaments.privacy.manages_player).
+    email = models.EmailField(_("e-mail"), blank=True)
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    national_id = models.CharField(_("national id"), max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -26,6 +26,13 @@ from .models import Tournament, TournamentRole
 def _role(user: Any, tournament: Tournament) -> str | None:
     if not getattr(user, "is_authenticated", False):
         return None
+    scope = getattr(user, "link_tournament_id", None)  # a referee's private link (access.py)
+    if scope is not None:
+        if scope != tournament.pk:
+            return None
+        role = (TournamentRole.objects.filter(tournament=tournament, user=user)
+                .values_list("role", flat=True).first())
+        return TournamentRole.Role.REFEREE if role else None
     if user.is_superuser:
         return TournamentRole.Role.ORGANIZER
     cache = getattr(user, "_tournament_roles", None)

@@ -45,6 +45,7 @@ def export_player_data(player: Player) -> dict[str, Any]:
             "tournament": reg.tournament.slug, "tournament_name": reg.tournament.name,
             "date": _iso(reg.tournament.date), "status": reg.status,
             "registered_at": _iso(reg.created_at),
+            "email": reg.email, "birth_date": _iso(reg.birth_date), "national_id": reg.national_id,
             "checked_in_games": sorted(c.game_number for c in reg.checkins.all()),
         })
     seats = []
@@ -95,10 +96,29 @@ def _tournaments_of(player: Player) -> list[Tournament]:
     return list(Tournament.objects.filter(pk__in=ids))
 
 
+def _staff(actor: Any) -> bool:
+    """Staff rights, never through a referee's private link (limited to its tournament)."""
+    if getattr(actor, "link_tournament_id", None) is not None:
+        return False
+    return bool(getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False))
+
+
+def manages_player(actor: Any, player: Player) -> bool:
+    """Whether ``actor`` may read and change the Player record itself (its e-mail, date of birth
+    and national id as first entered, whoever entered them) and merge it: staff, or an organizer
+    of every tournament the player is in (vacuously, of a player in none). Anyone else sees only
+    the personal data entered with their own registrations (``Registration.email`` …)."""
+    if actor is None or _staff(actor):
+        return True
+    if not getattr(actor, "is_authenticated", False):
+        return False
+    return all(is_organizer(actor, t) for t in _tournaments_of(player))
+
+
 def can_erase(actor: Any, player: Player) -> bool:
     if actor is None:  # the operator at the console (management command)
         return True
-    if getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+    if _staff(actor):
         return True
     tournaments = _tournaments_of(player)
     return bool(tournaments) and all(is_organizer(actor, t) for t in tournaments)
@@ -121,7 +141,7 @@ def export_player(player: Player, *, actor: Any) -> dict[str, Any]:
 
 def blocking_tournaments(actor: Any, player: Player) -> list[Tournament]:
     """The player's tournaments that ``actor`` does not organize (why they may not erase)."""
-    if actor is None or getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+    if actor is None or _staff(actor):
         return []
     return [t for t in _tournaments_of(player) if not is_organizer(actor, t)]
 
@@ -170,6 +190,8 @@ def erase_player(player: Player, *, actor: Any) -> Player:
         old_ids = [str(snap.get("national_id") or "") for pair in AuditEntry.objects.filter(
             action="player.national_id", object_id=str(player.pk)).values_list("before", "after")
             for snap in pair if isinstance(snap, dict)]
+        for email, nid in player.registrations.values_list("email", "national_id"):
+            old_ids += [email, nid]  # what each tournament's organizer entered
         secrets = sorted({
             s.casefold() for s in (player.full_name, player.display_name, player.email,
                                    f"{player.last_name} {player.first_name}", player.national_id,
@@ -185,6 +207,7 @@ def erase_player(player: Player, *, actor: Any) -> Player:
         player.national_id = ""
         player.club = None
         player.save()
+        player.registrations.update(email="", birth_date=None, national_id="")
         AccessLink.objects.filter(player=player).delete()
         # Copies of the name: audit snapshots and stored result data of their tournaments.
         entries = AuditEntry.objects.filter(Q(tournament__in=tournaments) | Q(tournament=None))

@@ -17,10 +17,13 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
             "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)
         )
     )
-    if getattr(user, "is_superuser", False):
+    scope = getattr(user, "link_tournament_id", None)  # a referee's private link: one tournament
+    if getattr(user, "is_superuser", False) and scope is None:
         return qs
     visible = ~Q(status=Tournament.Status.DRAFT)
-    if getattr(user, "is_authenticated", False):
+    if scope is not None:
+        visible |= Q(pk=scope)
+    elif getattr(user, "is_authenticated", False):
         visible |= Q(roles__user=user)
     return qs.filter(visible).distinct()
 

@@ -132,7 +132,37 @@ def _validate_tournament_fields(data: dict[str, Any]) -> dict[str, Any]:
         raise DomainError(_("A tournament needs a date."), field="date", rule="REQUIRED")
     if "ruleset_overrides" in data and not isinstance(data["ruleset_overrides"], dict):
         raise DomainError(_("Rule set overrides must be an object."), field="ruleset_overrides")
+    if "scoring_system" in data:
+        data["scoring_system"] = str(data["scoring_system"] or "").strip()
     return data
+
+
+def validate_rules(ruleset: str, overrides: Any, scoring_system: str) -> None:
+    """The rule set, its overrides and the scoring system must be ones the engine knows (its
+    registries ``engine.rulesets`` and ``engine.scoring.SCORING_SYSTEMS``): stored unchecked, a
+    bad value would only fail later, on the referee's page. DomainError names the field and the
+    engine's rule id."""
+    from engine.rulesets import get_ruleset
+    from engine.scoring import SCORING_SYSTEMS
+    from engine.violations import EngineError
+
+    if not isinstance(overrides, dict):
+        raise DomainError(_("Rule set overrides must be an object."), field="ruleset_overrides",
+                          rule="FORMAT")
+    try:
+        get_ruleset(ruleset)
+    except EngineError as err:
+        raise DomainError(err.message, field="ruleset", rule=err.rule) from None
+    try:
+        get_ruleset({"base": ruleset, "overrides": overrides})
+    except EngineError as err:
+        raise DomainError(err.message, field="ruleset_overrides", rule=err.rule) from None
+    if scoring_system not in SCORING_SYSTEMS:
+        raise DomainError(
+            _("Unknown scoring system %(system)s (known: %(known)s).")
+            % {"system": scoring_system, "known": ", ".join(SCORING_SYSTEMS)},
+            field="scoring_system", rule="FORMAT",
+        )
 
 
 def _unique_slug(base: str) -> str:
@@ -163,6 +193,8 @@ def create_tournament(*, actor: Any, **fields: Any) -> Tournament:
             )
     else:
         slug = _unique_slug(data["name"])
+    validate_rules(data.get("ruleset", Tournament.RuleSet.RTU), data.get("ruleset_overrides", {}),
+                   data.get("scoring_system", "S-RTU"))
     games = data.get("games_count", 3)
     if "start_times" in data:
         data["start_times"] = _clean_start_times(data["start_times"], games)
@@ -184,6 +216,9 @@ def update_tournament(tournament: Tournament, *, actor: Any, **fields: Any) -> T
     if unknown:
         raise DomainError(_("This field cannot be changed here."), field=sorted(unknown)[0])
     data = _validate_tournament_fields(fields)
+    validate_rules(data.get("ruleset", tournament.ruleset),
+                   data.get("ruleset_overrides", tournament.ruleset_overrides or {}),
+                   data.get("scoring_system", tournament.scoring_system))
     games = data.get("games_count", tournament.games_count)
     start_times = data.get("start_times", tournament.start_times)
     data["start_times"] = _clean_start_times(start_times, games)
@@ -301,10 +336,11 @@ class PlayerData:
 
 
 def find_player(first_name: str, last_name: str, club: Club | None) -> Player | None:
-    """The existing player with this name in this club (duplicates: normalised name + club)."""
+    """The first player with this name in this club (a duplicate hint, not an identity: two
+    organizers may each have their own "Mario Rossi" of one club)."""
     return Player.objects.filter(
         normalised_name=normalise_name(first_name, last_name), club=club
-    ).first()
+    ).order_by("pk").first()
 
 
 def _national_id_taken(national_id: str, owner: Player) -> DomainError:
@@ -326,32 +362,45 @@ def _save_national_id(player: Player, national_id: str) -> None:
         raise _national_id_taken(national_id, owner or player) from None
 
 
-def player_for(data: PlayerData, club: Club | None, *, actor: Any = None) -> Player:
-    """The player ``data`` describes, created when unknown. A national id is the identity across
-    events: the player holding it is used when the name agrees (whatever the club); a national
-    id that belongs to someone else, or a known player who already has another one, is refused
-    with ``DUPLICATE`` on ``national_id``."""
-    player = find_player(data.first_name, data.last_name, club)
+def player_for(data: PlayerData, club: Club | None, *, actor: Any = None,
+               tournament: Tournament | None = None) -> Player:
+    """The player ``data`` describes, created when unknown. Reusing a known player is a matching
+    decision on identity, and grants nothing over what others entered:
+
+    - the same national id (and the same name): that player, whatever the club;
+    - the same name and date of birth: that player;
+    - the same name and club: that player only when it is registered in ``tournament`` already
+      (a duplicate, or a withdrawn player coming back) or ``actor`` manages it
+      (``privacy.manages_player``: e.g. the organizer's own regular); otherwise a new record.
+
+    Blank fields of the Player record are filled, and its national id set, only by someone who
+    manages it. A national id that belongs to someone else is refused with ``DUPLICATE`` on
+    ``national_id``."""
+    from .privacy import manages_player
+
+    name = normalise_name(data.first_name, data.last_name)
     nid = data.national_id
     if nid:
         holder = Player.objects.filter(national_id=nid).first()
         if holder is not None:
-            if (player is not None and player.pk != holder.pk) or (
-                holder.normalised_name != normalise_name(data.first_name, data.last_name)
-            ):
+            if holder.normalised_name != name:
                 raise _national_id_taken(nid, holder)
             return holder
-        if player is not None:
-            if player.national_id:
-                raise DomainError(
-                    _("%(name)s already has the national id %(id)s.")
-                    % {"name": player.full_name, "id": player.national_id},
-                    field="national_id", rule="DUPLICATE",
-                )
-            _save_national_id(player, nid)
-            audit.record(actor=actor, action="player.national_id", obj=player, tournament=None,
-                         before={"national_id": ""}, after={"national_id": nid})
-            return player
+    same_name = Player.objects.filter(normalised_name=name).order_by("pk")
+    player = same_name.filter(birth_date=data.birth_date).first() if data.birth_date else None
+    if player is None and tournament is not None:
+        player = same_name.filter(club=club, registrations__tournament=tournament).first()
+    if player is None:
+        player = next((p for p in same_name.filter(club=club) if manages_player(actor, p)), None)
+    managed = player is not None and manages_player(actor, player)
+    if player is not None and nid and player.national_id and player.national_id != nid:
+        if managed:
+            raise DomainError(
+                _("%(name)s already has the national id %(id)s.")
+                % {"name": player.full_name, "id": player.national_id},
+                field="national_id", rule="DUPLICATE",
+            )
+        player = None  # two national ids: two people (and theirs is not shown to this actor)
     if player is None:
         player = Player(
             first_name=data.first_name, last_name=data.last_name, nickname=data.nickname,
@@ -360,6 +409,17 @@ def player_for(data: PlayerData, club: Club | None, *, actor: Any = None) -> Pla
         player.save()
         if nid:
             _save_national_id(player, nid)
+        return player
+    if managed:
+        blanks = [f for f in ("email", "birth_date") if not getattr(player, f) and getattr(data, f)]
+        for f in blanks:
+            setattr(player, f, getattr(data, f))
+        if blanks:
+            player.save(update_fields=blanks)
+        if nid and not player.national_id:
+            _save_national_id(player, nid)
+            audit.record(actor=actor, action="player.national_id", obj=player, tournament=None,
+                         before={"national_id": ""}, after={"national_id": nid})
     return player
 
 
@@ -394,7 +454,7 @@ def register(
             field="national_id", rule="ROLE",
         )
     club = get_or_create_club(data.club, actor=actor) if data.club else None
-    player = player_for(data, club, actor=actor)
+    player = player_for(data, club, actor=actor, tournament=tournament)
     registration = Registration.objects.filter(tournament=tournament, player=player).first()
     if registration is not None and registration.status != Registration.Status.WITHDRAWN:
         raise DomainError(
@@ -407,14 +467,18 @@ def register(
     )
     status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
     before = registration_snapshot(registration) if registration else None
+    personal = {"email": data.email, "birth_date": data.birth_date,
+                "national_id": data.national_id}
     if registration is None:
         registration = Registration.objects.create(
-            tournament=tournament, player=player, status=status
+            tournament=tournament, player=player, status=status, **personal
         )
     else:  # a withdrawn player comes back, at the end of the waiting list
         registration.status = status
         registration.created_at = timezone.now()
-        registration.save(update_fields=["status", "created_at"])
+        for key, value in personal.items():
+            setattr(registration, key, value)
+        registration.save(update_fields=["status", "created_at", *personal])
     audit.record(actor=actor, action=audit_action, obj=registration, tournament=tournament,
                  before=before, after=registration_snapshot(registration))
     return registration
@@ -492,17 +556,27 @@ def promote(registration: Registration, *, actor: Any) -> Registration:
 @transaction.atomic
 def set_national_id(registration: Registration, national_id: str, *, actor: Any) -> Player:
     """An organizer enters, corrects or clears (empty) the national id of a player registered
-    for their tournament. Unique when set: another player's id is refused (``DUPLICATE``)."""
+    for their tournament: the registration's own copy, and the Player record's only when they
+    manage that player (``privacy.manages_player``), never one another organizer entered. Unique
+    on the Player record: another player's id is refused (``DUPLICATE``)."""
+    from .privacy import manages_player
+
     require_organizer(actor, registration.tournament)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
     player = Player.objects.select_for_update().get(pk=registration.player_id)
     nid = PlayerData(player.first_name, player.last_name, national_id=national_id).clean().national_id
-    if nid == player.national_id:
+    managed = manages_player(actor, player)
+    if nid == registration.national_id and (not managed or nid == player.national_id):
         return player
     holder = Player.objects.filter(national_id=nid).exclude(pk=player.pk).first() if nid else None
     if holder is not None:
         raise _national_id_taken(nid, holder)
-    before = player.national_id
-    _save_national_id(player, nid)
+    before = registration.national_id
+    if managed and nid != player.national_id:
+        before = player.national_id or before
+        _save_national_id(player, nid)
+    registration.national_id = nid
+    registration.save(update_fields=["national_id"])
     audit.record(actor=actor, action="player.national_id", obj=player,
                  tournament=registration.tournament, before={"national_id": before},
                  after={"national_id": nid})
@@ -675,10 +749,10 @@ def export_csv(tournament: Tournament, *, actor: Any) -> str:
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for reg in tournament.registrations.select_related("player__club").order_by("created_at", "id"):
-        p = reg.player
+        p = reg.player  # personal data: as entered for this tournament (the registration's)
         writer.writerow([
-            p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", p.email,
-            p.birth_date.isoformat() if p.birth_date else "", p.national_id, reg.status,
+            p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", reg.email,
+            reg.birth_date.isoformat() if reg.birth_date else "", reg.national_id, reg.status,
         ])
     return out.getvalue()
 

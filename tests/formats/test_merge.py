@@ -34,7 +34,8 @@ def known(db: Any) -> Player:
     rossi = Player.objects.create(first_name="Mario", last_name="Rossi", birth_date=dt.date(1990, 1, 1),
                                   national_id="RCU-0042")
     earlier = f.ScoringTournamentFactory()
-    Registration.objects.create(tournament=earlier, player=rossi)
+    Registration.objects.create(tournament=earlier, player=rossi, birth_date=rossi.birth_date,
+                                national_id="RCU-0042")
     others = f.players(earlier, 3)
     table = f.make_table(earlier, 1, [rossi, *others])
     f.enter(table, f.role(earlier), "short", result(4, 1), confirm_by=f.role(earlier, "organizer"))
@@ -44,6 +45,7 @@ def known(db: Any) -> Player:
 def test_upload_page_lists_probable_duplicates_and_the_merge_moves_everything(client: Any, known: Player) -> None:
     t = f.ScoringTournamentFactory()
     org, ref = f.role(t, "organizer"), f.role(t)
+    f.role(known.registrations.get().tournament, "organizer", user=org)  # manages both records
     client.force_login(org)
     upload = SimpleUploadedFile("torneo.xls", sheet(
         [1, "Mario", "Rosi", "", "RCU Milano", "SI", "Lombardia", dt.date(1990, 1, 1), ""],
@@ -99,6 +101,7 @@ def test_a_bad_row_imports_nothing_and_says_which(client: Any, db: Any) -> None:
 def test_merges_that_are_refused(known: Player) -> None:
     t = f.ScoringTournamentFactory()
     org, ref = f.role(t, "organizer"), f.role(t)
+    f.role(known.registrations.get().tournament, "organizer", user=org)  # manages both records
     stranger = Player.objects.create(first_name="Giulia", last_name="Esposito")
     Registration.objects.create(tournament=t, player=stranger)
     with pytest.raises(DomainError, match="not flagged"):
@@ -130,6 +133,7 @@ def test_national_id_identifies_and_is_unique_when_set(known: Player) -> None:
 def test_api_import_duplicates_and_merge(client: Any, known: Player) -> None:
     t = f.ScoringTournamentFactory()
     org, ref = f.role(t, "organizer"), f.role(t)
+    f.role(known.registrations.get().tournament, "organizer", user=org)  # manages both records
     client.force_login(org)
     upload = SimpleUploadedFile("torneo.xls", sheet([1, "Mario", "Rosi", "", "", "SI", "", dt.date(1990, 1, 1), ""]))
     response = client.post(f"/api/tournaments/{t.slug}/registrations/iscritti/", {"file": upload})

@@ -204,3 +204,59 @@ def test_writes_are_allowed_exactly_as_expected(demo_module: Tournament, db: Any
                 problems.append(f"{what}: expected refused, got {got}"
                                 + (" and it changed data" if changed else ""))
     assert problems == [], f"{route.name} {url}"
+
+
+# --- reads: what each visitor may see ----------------------------------------------------------
+# Secrets and personal data that only the tournament's organizers may read (and, for a game's
+# secret seed, nobody while the game runs). Every route is read (GET) by every visitor but the
+# organizer; none of these may appear in what they get back.
+NOT_FOR = {"anonymous", "player", "referee_other", "organizer_other", "referee"}
+
+
+def _secrets(t: Tournament) -> dict[str, str]:
+    from tables.models import Game
+    from tournaments.models import Registration
+
+    found: dict[str, str] = {}
+    for link in AccessLink.objects.filter(tournament=t):
+        found[link.token] = f"token of link {link.pk}"
+    for reg in Registration.objects.filter(tournament=t).select_related("player"):
+        for value in (reg.email, reg.player.email, reg.national_id, reg.player.national_id):
+            if value:
+                found[value] = f"personal data of registration {reg.pk}"
+        for date in (reg.birth_date, reg.player.birth_date):
+            if date:
+                found[date.isoformat()] = f"birth date of registration {reg.pk}"
+                found[date.strftime("%d/%m/%Y")] = f"birth date of registration {reg.pk}"
+    for game in Game.objects.filter(tournament=t).exclude(status=Game.Status.FINISHED):
+        if game.secret_seed:
+            found[game.secret_seed] = f"secret seed of running game {game.number}"
+    return found
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[r.name for r in ROUTES])
+def test_reads_show_no_secret_or_personal_data_to_anyone_but_the_organizer(
+    demo_module: Tournament, db: Any, route: Any,
+) -> None:
+    from tournaments.models import Registration
+
+    reg = Registration.objects.filter(tournament=demo_module).order_by("pk").first()
+    Registration.objects.filter(pk=reg.pk).update(national_id="NID-SECRET-1")
+    world: World = demo_world()
+    url = url_of(route, world)
+    if route.name == "tournaments:link":
+        return  # opening a private link is its holder's business (tested in test_security.py)
+    clients = _clients(demo_module)
+    secrets = _secrets(demo_module)
+    problems = []
+    for role in sorted(NOT_FOR):
+        response = clients[role].get(url)
+        if response.status_code >= 500:
+            problems.append(f"{role}: server error {response.status_code}")
+            continue
+        body = (b"".join(response.streaming_content) if response.streaming
+                else response.content).decode(errors="replace")
+        for value, what in secrets.items():
+            if value in body:
+                problems.append(f"{role} GET shows {what}")
+    assert problems == [], f"{route.name} {url}"

@@ -74,7 +74,7 @@ def test_writes_are_refused_to_anonymous_players_referees_and_other_organizers(
     as_player = client_for()  # a browser holding a player's private link
     link = player_link(tournament, players[0])
     session = as_player.session
-    session[SESSION_KEY] = {str(tournament.pk): link.player_id}
+    session[SESSION_KEY] = {str(tournament.pk): link.pk}
     session.save()
     for c in (client_for(), as_player, client_for(referee), client_for(stranger)):
         for action, data in (
@@ -102,10 +102,10 @@ def test_where_do_i_sit_and_own_objective_through_the_private_link(tournament, o
 
     anonymous = client_for()
     assert anonymous.get(url(tournament, action="objectives/")).json() == []
-    player_link(tournament, me)
+    link = player_link(tournament, me)
     browser = APIClient()  # a browser that opened the player's private link
     session = browser.session
-    session[SESSION_KEY] = {str(tournament.pk): me.pk}
+    session[SESSION_KEY] = {str(tournament.pk): link.pk}
     session.save()
     [mine] = browser.get(url(tournament, action="objectives/")).json()
     assert mine["player_id"] == me.pk and mine["objective"] == seat.objective

@@ -251,7 +251,7 @@ def test_start_deals_every_table_reproducibly_with_colours_objectives_and_clocks
     game = compose(tournament, organizer, seed="s")
     services.set_deal_objectives(game, True, actor=organizer)
     game = services.start_game(game, actor=organizer, seed="deal-seed")
-    assert game.status == Game.Status.RUNNING and game.objectives_seed
+    assert game.status == Game.Status.RUNNING and game.secret_seed and game.secret_commitment
     board = load_board("world")
     deck = default_deck("rtu")
     for table in Table.objects.filter(game=game).prefetch_related("seats"):
@@ -274,7 +274,7 @@ def test_start_without_objectives_leaves_cards_to_the_players(tournament, organi
     add_players(tournament, 8)
     game = services.start_game(compose(tournament, organizer), actor=organizer)
     assert not Seat.objects.filter(game=game).exclude(objective="").exists()
-    assert game.objectives_seed == ""
+    assert game.secret_seed == "" and game.secret_commitment == ""
 
 
 @pytest.mark.django_db
