@@ -119,7 +119,7 @@ def test_iscritti_import_is_clean_or_a_clear_refusal(demo_module: Any, db: Any, 
         report = import_iscritti(tournament, content, name, actor=_organizer())
     except DomainError as exc:
         event(f"refused: {exc.rule} {exc.field or ''}")
-        assert exc.message.strip() and exc.rule in ("CSV", "FORMAT"), (exc.message, exc.rule)
+        assert exc.message.strip() and exc.rule in ("CSV", "FORMAT", "LIMIT"), (exc.message, exc.rule)
         if exc.rule == "CSV":  # a bad row or no header: which row
             assert isinstance(getattr(exc, "line", None), int) and exc.line >= 1  # type: ignore[attr-defined]
         assert (Registration.objects.filter(tournament=tournament).count(), Player.objects.count()) == before
@@ -147,7 +147,7 @@ def test_iscritti_page_and_api_never_answer_a_server_error(
     assert api.status_code in (201, 400), (api.status_code, api.content[:300])
     if api.status_code == 400:
         body = api.json()
-        assert body.get("rule") in ("CSV", "FORMAT", None) and body
+        assert body.get("rule") in ("CSV", "FORMAT", "LIMIT", None) and body
 
 
 def test_a_date_before_1900_in_an_xls_is_read_not_a_crash(demo_module: Any, db: Any) -> None:
