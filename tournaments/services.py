@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -661,16 +660,14 @@ class CsvImportError(DomainError):
 def export_csv(tournament: Tournament, *, actor: Any) -> str:
     """All registrations (with e-mail and birth date: organizers only)."""
     require_organizer(actor, tournament)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    rows: list[list[Any]] = [list(CSV_COLUMNS)]
     for reg in tournament.registrations.select_related("player__club").order_by("created_at", "id"):
         p = reg.player
-        writer.writerow([
+        rows.append([
             p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", p.email,
             p.birth_date.isoformat() if p.birth_date else "", p.national_id, reg.status,
         ])
-    return out.getvalue()
+    return spreadsheets.csv_text(rows)  # every cell neutralised (no live formula)
 
 
 def _decode(content: bytes | str) -> str:
