@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -16,6 +17,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DomainError → 400/403/409 with field and rule id; model validation → 400. Never a 500."""
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, RecursionError):  # a JSON body nested thousands of levels deep
+        return Response({"detail": _("The JSON body is nested too deeply."), "rule": "FORMAT"}, status=400)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return Response(detail, status=400)

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from config.edge import contains_nul, nul_message
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from tables.models import Game, Table
 from tournaments import spreadsheets
@@ -190,11 +191,17 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         ended_by = request.POST.get("ended_by", "")
         if kind == "record":
             upload = request.FILES.get("record")
-            raw = upload.read() if upload else request.POST.get("record_text", "")
             data: dict[str, Any] = {"record": None}
             try:
+                if upload is not None:
+                    spreadsheets.check_upload_size(upload.size)  # before reading it
+                raw = upload.read() if upload else request.POST.get("record_text", "")
                 data["record"] = json.loads(raw or "null")
-            except (ValueError, UnicodeDecodeError):
+                if contains_nul(data["record"]) is not None:  # PostgreSQL cannot store it
+                    raise DomainError(nul_message(), field="record", rule="FORMAT")
+            except DomainError as exc:
+                error = DomainError(exc.message, field="record", rule=exc.rule)
+            except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
                 error = DomainError(_("The uploaded file is not a JSON record."), field="record", rule="FORMAT")
             typed: dict[str, Any] = {"kind": kind}
         else:

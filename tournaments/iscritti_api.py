@@ -20,6 +20,7 @@ from . import merge
 from .iscritti import import_iscritti
 from .models import Player
 from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
+from .spreadsheets import check_upload_size
 
 
 def _person(p: Player) -> dict[str, Any]:
@@ -63,6 +64,7 @@ class IscrittiImport(TournamentScoped, APIView):
         upload = request.FILES.get("file")
         if upload is None:
             raise DomainError(_("Choose an .xls or .xlsx file."), field="file", rule="FORMAT")
+        check_upload_size(upload.size)  # 413 before reading it
         report = import_iscritti(self.get_tournament(), upload.read(), upload.name or "", actor=request.user)
         people = Player.objects.select_related("club").in_bulk(
             [d.player_id for _r, _p, found in report.duplicates for d in found])

@@ -119,15 +119,22 @@ class SheetError(DomainError):
         return data
 
 
+class UploadTooLarge(SheetError):
+    """An uploaded file over ``Limits.upload_bytes``: HTTP 413 on the API (forms show it, 400)."""
+
+    status_code = 413
+
+
 def _too_big(what: str, limit: int, line: int | None = None) -> SheetError:
     return SheetError(_("The spreadsheet has more %(what)s than the %(limit)s allowed.")
                       % {"what": what, "limit": f"{limit:,}".replace(",", ".")}, line=line)
 
 
 def check_upload_size(size: int | None, limits: Limits = LIMITS) -> None:
+    """Refuse an upload of ``size`` bytes over the limit (before reading it)."""
     if size is not None and size > limits.upload_bytes:
-        raise SheetError(_("The file is larger than %(mb)s MB.")
-                         % {"mb": limits.upload_bytes // (1024 * 1024)})
+        raise UploadTooLarge(_("The file is larger than %(mb)s MB.")
+                             % {"mb": limits.upload_bytes // (1024 * 1024)})
 
 
 def check_text(value: str, line: int | None, limits: Limits = LIMITS) -> str:
