@@ -35,3 +35,14 @@ class SafeLimitOffsetPagination(LimitOffsetPagination):
 
     def get_offset(self, request: Any) -> int:
         return min(super().get_offset(request), self.max_offset)
+
+
+def not_found(request: Any, exception: Exception | None = None) -> Any:
+    """The 404 of a path no route matches: JSON under /api/ (what the API's schema documents),
+    the usual page elsewhere."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": _("Not found.")}, status=404)
+    return page_not_found(request, exception)  # type: ignore[arg-type]

@@ -273,7 +273,7 @@ class RegistrationNationalId(TournamentScoped, APIView):
 
 
 class RegistrationImport(TournamentScoped, APIView):
-    """Upload a CSV (multipart field ``file``, or the raw text as ``text/csv``): one transaction,
+    """Upload a CSV (multipart field ``file``, or the text as JSON ``{"text": ...}``): one transaction,
     a bad row answers 400 with ``line`` and the field, and nothing is imported."""
 
     permission_classes = [TournamentObjectPermission]

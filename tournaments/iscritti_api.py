@@ -34,6 +34,9 @@ Person = inline_serializer("MergePerson", {
 Candidate = inline_serializer("MergeCandidate", {
     "player": Person, "distance": serializers.IntegerField(), "same": serializers.BooleanField(),
 })
+Candidates = inline_serializer("MergeCandidate", {  # the answers list them: an array
+    "player": Person, "distance": serializers.IntegerField(), "same": serializers.BooleanField(),
+}, many=True)
 
 
 class MergeSerializer(serializers.Serializer):
@@ -56,7 +59,7 @@ class IscrittiImport(TournamentScoped, APIView):
             "skipped": serializers.ListField(child=serializers.IntegerField()),
             "duplicates": inline_serializer("IscrittiDuplicate", {
                 "row": serializers.IntegerField(), "player": Person,
-                "candidates": Candidate}, many=True),
+                "candidates": Candidates}, many=True),
         })},
         summary="Import the clubs' “Iscritti” registration sheet (.xls/.xlsx); probable duplicates listed",
     )
@@ -80,7 +83,7 @@ class IscrittiImport(TournamentScoped, APIView):
 class Duplicates(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
 
-    @extend_schema(responses=inline_serializer("Flagged", {"player": Person, "candidates": Candidate}, many=True),
+    @extend_schema(responses=inline_serializer("Flagged", {"player": Person, "candidates": Candidates}, many=True),
                    summary="Players registered here with probable duplicates (organizer)")
     def get(self, request: Request, slug: str) -> Response:
         tournament = self.get_tournament()

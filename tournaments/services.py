@@ -679,6 +679,8 @@ def _decode(content: bytes | str) -> str:
         raise CsvImportError(exc.message, line=1, field=None) from None
     if content.startswith((b"\xff\xfe", b"\xfe\xff")):  # "Unicode text" as Excel saves it
         try:
+            if content.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+                return content.decode("utf-32")
             return content.decode("utf-16")
         except UnicodeDecodeError:
             raise CsvImportError(_("The file is not a text (CSV) file."), line=1, field=None) from None
