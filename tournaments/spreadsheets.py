@@ -34,7 +34,7 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
-from xml.etree.ElementTree import ParseError, XMLPullParser
+from xml.etree.ElementTree import XMLPullParser
 
 from django.utils.translation import gettext as _
 
@@ -146,6 +146,13 @@ def check_text(value: str, line: int | None, limits: Limits = LIMITS) -> str:
                          line=line)
     return value
 
+
+class _Quiet(io.StringIO):
+    def write(self, s: str) -> int:
+        return len(s)
+
+
+_QUIET = _Quiet()
 
 _REF = re.compile(r"([A-Za-z]{1,4})(\d{1,9})$")
 
@@ -270,8 +277,7 @@ def _check_xlsx(content: bytes, limits: Limits) -> None:
                     pass
     except SheetError:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ParseError, OSError, ValueError, EOFError,
-            NotImplementedError, RuntimeError):
+    except Exception:  # noqa: BLE001 - BadZipFile, zlib.error, ParseError…: the user's file, never a 500
         raise SheetError(_("This file is not an Excel workbook (.xlsx)."), rule="FORMAT") from None
 
 
@@ -286,6 +292,8 @@ class Workbook:
     def rows(self, name: str | None = None) -> Iterator[list[Any]]:
         """The rows of sheet ``name`` (the first sheet without one), each a list of cell values
         (text, numbers, datetimes or None), trailing empty cells dropped."""
+        if not self.sheet_names:
+            raise SheetError(_("The workbook has no sheet."), rule="FORMAT")
         sheet = name if name is not None else self.sheet_names[0]
         count = 0
         for raw in self._reader(sheet):
@@ -313,9 +321,9 @@ def _open_xlsx(content: bytes, limits: Limits) -> Workbook:
         raise SheetError(_("This file is not an Excel workbook (.xlsx)."), rule="FORMAT") from None
 
     def reader(sheet: str) -> Iterator[tuple[Any, ...]]:
-        ws = wb[sheet]
-        ws.reset_dimensions()  # the cells were counted above; a wrong declared size cuts no row
         try:
+            ws = wb[sheet]  # a chart sheet has no rows: refused below like any unreadable sheet
+            ws.reset_dimensions()  # the cells were counted above; a wrong declared size cuts no row
             yield from ws.iter_rows(values_only=True)
         except SheetError:
             raise
@@ -334,7 +342,8 @@ def _open_xls(content: bytes, limits: Limits) -> Workbook:
     try:
         # ragged_rows: without it xlrd pads every row to the widest one (65,536 x 256 cells for a
         # single cell in the last row); on_demand: a sheet is parsed only when asked for.
-        book = xlrd.open_workbook(file_contents=content, on_demand=True, ragged_rows=True)
+        book = xlrd.open_workbook(file_contents=content, on_demand=True, ragged_rows=True,
+                                  logfile=_QUIET, verbosity=0)  # xlrd writes warnings to stdout
         names = list(book.sheet_names())
     except Exception:  # noqa: BLE001 - any unreadable file is the user's input, never a 500
         raise SheetError(_("This file is not an Excel 97-2003 workbook (.xls)."), rule="FORMAT") from None
@@ -349,8 +358,12 @@ def _open_xls(content: bytes, limits: Limits) -> Workbook:
         if sheet.ncols > limits.columns:
             raise _too_big(_("columns"), limits.columns)
         for r in range(sheet.nrows):
+            try:
+                cells = sheet.row(r)
+            except Exception:  # noqa: BLE001 - a damaged sheet is the user's input, never a 500
+                raise SheetError(_("This file is not an Excel 97-2003 workbook (.xls)."), rule="FORMAT") from None
             row = []
-            for cell in sheet.row(r):
+            for cell in cells:
                 value = cell.value
                 if cell.ctype == xlrd.XL_CELL_DATE:
                     try:
