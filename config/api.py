@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
 from django.utils.translation import gettext as _
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
@@ -17,6 +18,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DomainError → 400/403/409 with field and rule id; model validation → 400. Never a 500."""
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, (OverflowError, DataError)):  # e.g. an id of 30 digits in a JSON body
+        return Response({"detail": _("A value is out of range."), "rule": "FORMAT"}, status=400)
     if isinstance(exc, RecursionError):  # a JSON body nested thousands of levels deep
         return Response({"detail": _("The JSON body is nested too deeply."), "rule": "FORMAT"}, status=400)
     if isinstance(exc, DjangoValidationError):

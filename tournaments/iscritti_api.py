@@ -40,8 +40,9 @@ Candidates = inline_serializer("MergeCandidate", {  # the answers list them: an 
 
 
 class MergeSerializer(serializers.Serializer):
-    keep = serializers.IntegerField(help_text="The player who stays.")
-    drop = serializers.IntegerField(help_text="The player merged into the one who stays (deleted).")
+    keep = serializers.IntegerField(min_value=1, max_value=10**18 - 1, help_text="The player who stays.")
+    drop = serializers.IntegerField(min_value=1, max_value=10**18 - 1,
+                                    help_text="The player merged into the one who stays (deleted).")
 
 
 class IscrittiImport(TournamentScoped, APIView):

@@ -157,3 +157,15 @@ def test_nul_anywhere_is_never_a_server_error_on_postgresql(postgres: None, demo
     if anonymous.get("/").status_code >= 500:
         problems.append("a session cookie with NUL")
     assert problems == []
+
+
+def test_an_id_out_of_range_in_a_json_body_is_a_400(demo_module: Tournament, db: Any) -> None:
+    """Found by schemathesis: a 30-digit id in the merge body overflowed the database integer."""
+    client = _organizer()
+    merge = client.post(f"/api/tournaments/{demo_module.slug}/players/merge/", {"keep": 10**30, "drop": 1},
+                        content_type="application/json")
+    assert merge.status_code == 400
+    checkin = client.post(f"/api/tournaments/{demo_module.slug}/checkins/",
+                          {"registration": 2**63, "game_number": 1, "present": True},
+                          content_type="application/json")
+    assert checkin.status_code < 500, checkin.status_code
