@@ -11,8 +11,10 @@ NUL characters
     PostgreSQL cannot store the NUL character (``\\x00``) in text: a query containing one fails
     (HTTP 500). No user-typed text needs it, so it never gets past here: on the API a path, a
     query parameter, a form field or a JSON string containing NUL is refused with HTTP 400
-    naming the field; on pages NUL is removed from query parameters and form fields (the form
-    is answered normally, minus the character) and a path containing it is a 404. Cookies
+    naming the field; on pages NUL in query parameters and form fields becomes U+FFFD, the
+    replacement character (the page is answered normally and shows what was received; a lookup
+    finds nothing rather than something else, as deleting the character could) and a path
+    containing it is a 404. Cookies
     carrying NUL are dropped. Uploaded files are binary and are checked by their readers
     (``tournaments.spreadsheets`` refuses a cell with NUL).
 """
@@ -97,13 +99,16 @@ class RequestSizeLimitMiddleware:
         return HttpResponse(page, status=413)
 
 
+REPLACEMENT = "\ufffd"
+
+
 def _strip(query: QueryDict) -> QueryDict | None:
-    """A copy of ``query`` without NUL in keys and values, or None when it had none."""
+    """A copy of ``query`` with NUL replaced by U+FFFD in keys and values, or None when it had none."""
     if not any(NUL in k or any(NUL in v for v in vs) for k, vs in query.lists()):
         return None
     clean = QueryDict(mutable=True, encoding=query.encoding)
     for key, values in query.lists():
-        clean.setlist(key.replace(NUL, ""), [v.replace(NUL, "") for v in values])
+        clean.setlist(key.replace(NUL, REPLACEMENT), [v.replace(NUL, REPLACEMENT) for v in values])
     clean._mutable = False
     return clean
 
