@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
+from django.utils.translation import gettext as _
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -16,6 +18,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DomainError → 400/403/409 with field and rule id; model validation → 400. Never a 500."""
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, (OverflowError, DataError)):  # e.g. an id of 30 digits in a JSON body
+        return Response({"detail": _("A value is out of range."), "rule": "FORMAT"}, status=400)
+    if isinstance(exc, RecursionError):  # a JSON body nested thousands of levels deep
+        return Response({"detail": _("The JSON body is nested too deeply."), "rule": "FORMAT"}, status=400)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return Response(detail, status=400)
@@ -33,3 +39,13 @@ class SafeLimitOffsetPagination(LimitOffsetPagination):
     def get_offset(self, request: Any) -> int:
         return min(super().get_offset(request), self.max_offset)
 
+
+def not_found(request: Any, exception: Exception | None = None) -> Any:
+    """The 404 of a path no route matches: JSON under /api/ (what the API's schema documents),
+    the usual page elsewhere."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": _("Not found.")}, status=404)
+    return page_not_found(request, exception)  # type: ignore[arg-type]

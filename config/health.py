@@ -1,22 +1,82 @@
-"""Liveness for the container healthcheck: the database and the cache answer."""
+"""Liveness for the container healthcheck and the production smoke test.
 
+``/healthz`` answers JSON with one entry per part of the stack:
+
+- ``database``: a query answers;
+- ``cache``: a value written to the cache reads back (Redis in production);
+- ``broker``: a connection to the Celery broker opens (Redis; this imports the broker's
+  transport, so a missing transport dependency shows here);
+- ``worker``: a Celery worker answers a ping within a second (``eager`` when tasks run
+  in-process, the embedded default);
+- ``beat``: a worker ran beat's heartbeat task within the last three periods (``eager`` likewise).
+
+The status is 503 when the database, the cache or the broker fails. A stopped worker or beat is
+reported but keeps 200 (the web server still serves, and clocks derive expiry from the stored
+deadline), unless the request asks ``?strict=1``: then every entry must be ``ok`` (or ``eager``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
+REQUIRED = ("database", "cache", "broker")
 
-def healthz(request: HttpRequest) -> JsonResponse:
-    checks = {}
+
+def _error(exc: BaseException) -> str:
+    return f"error: {exc.__class__.__name__}"
+
+
+def _checks() -> dict[str, str]:
+    from config.celery import HEARTBEAT_KEY, app
+
+    checks: dict[str, str] = {}
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
         checks["database"] = "ok"
     except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
-        checks["database"] = f"error: {exc.__class__.__name__}"
+        checks["database"] = _error(exc)
     try:
         cache.set("healthz", "1", 5)
         checks["cache"] = "ok" if cache.get("healthz") == "1" else "error"
     except Exception as exc:  # noqa: BLE001
-        checks["cache"] = f"error: {exc.__class__.__name__}"
-    healthy = all(v == "ok" for v in checks.values())
+        checks["cache"] = _error(exc)
+    eager = bool(app.conf.task_always_eager)
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+        checks["broker"] = "ok"
+    except Exception as exc:  # noqa: BLE001 - ModuleNotFoundError included
+        checks["broker"] = _error(exc)
+    if eager:
+        checks["worker"] = checks["beat"] = "eager"
+        return checks
+    try:
+        replies = app.control.ping(timeout=1.0, limit=1) if checks["broker"] == "ok" else []
+        checks["worker"] = "ok" if replies else "no worker answered"
+    except Exception as exc:  # noqa: BLE001
+        checks["worker"] = _error(exc)
+    try:
+        last = cache.get(HEARTBEAT_KEY)
+        period = float(getattr(settings, "HEARTBEAT_SECONDS", 15))
+        if last is None:
+            checks["beat"] = "no heartbeat yet"
+        else:
+            age = time.time() - float(last)
+            checks["beat"] = "ok" if age <= 3 * period else f"last heartbeat {int(age)} s ago"
+    except Exception as exc:  # noqa: BLE001
+        checks["beat"] = _error(exc)
+    return checks
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    checks = _checks()
+    strict = request.GET.get("strict", "") in ("1", "true", "yes")
+    names = checks if strict else REQUIRED
+    healthy = all(checks[n] in ("ok", "eager") for n in names)
     return JsonResponse(checks, status=200 if healthy else 503)

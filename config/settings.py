@@ -63,6 +63,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session is looked up (a cookie with NUL) and anything reads the body:
+    "config.edge.RequestSizeLimitMiddleware",  # 413 above REQUEST_BODY_MAX_BYTES (config/edge.py)
+    "config.edge.NulCharacterMiddleware",  # no NUL reaches PostgreSQL (config/edge.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -136,7 +139,10 @@ CELERY_TIMEZONE = "Europe/Rome"
 CELERY_BEAT_SCHEDULE = {
     # Catches any clock deadline a stopped worker missed (tables.tasks); idempotent.
     "sweep-expired-clocks": {"task": "tables.tasks.sweep_deadlines", "schedule": 30.0},
+    # Beat's sign of life, run by a worker: /healthz reports its age (config/health.py).
+    "heartbeat": {"task": "config.heartbeat", "schedule": float(env.int("HEARTBEAT_SECONDS", default=15))},
 }
+HEARTBEAT_SECONDS = env.int("HEARTBEAT_SECONDS", default=15)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -177,7 +183,7 @@ STORAGES = {
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",  # + the documented error answers
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # CSRF on every cookie-borne write, player-link sessions included
         "config.authentication.CookieCsrfSessionAuthentication",
@@ -199,7 +205,18 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # config/converters.py: ids in paths are whole numbers of at most 18 digits
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "config.schema.error_component_hook"],
 }
+
+# --- Request and upload limits (docs/security.md "Limits") ----------------------------------
+# A whole request body (config/edge.py answers 413 above it): one upload of at most 5 MB
+# (tournaments.spreadsheets.LIMITS.upload_bytes) plus the form around it.
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=6 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES  # non-file body (JSON, form fields)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # larger uploads spill to a temporary file
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
 
 # --- Security (production) ------------------------------------------------------------------
 # A venue laptop serving plain HTTP on its own LAN sets HTTPS=false explicitly.

@@ -29,3 +29,5 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]
+
+handler404 = "config.api.not_found"  # JSON under /api/

@@ -1,17 +1,18 @@
 #!/bin/sh
-# One image, three roles: web (migrates first), worker, beat.
+# One image, three roles: web (migrates first), worker, beat. scripts/prod_smoke.sh runs this
+# same file outside the image (BIND and BEAT_SCHEDULE_FILE let it pick a free port and file).
 set -e
 case "$1" in
   web)
     python manage.py migrate --noinput
-    exec gunicorn config.wsgi:application --bind 0.0.0.0:8000 \
+    exec gunicorn config.wsgi:application --bind "${BIND:-0.0.0.0:8000}" \
       --workers "${WEB_CONCURRENCY:-3}" --access-logfile - --timeout 60
     ;;
   worker)
     exec celery -A config worker --loglevel "${LOG_LEVEL:-INFO}" --concurrency "${CELERY_CONCURRENCY:-2}"
     ;;
   beat)
-    exec celery -A config beat --loglevel "${LOG_LEVEL:-INFO}" --schedule /tmp/celerybeat-schedule
+    exec celery -A config beat --loglevel "${LOG_LEVEL:-INFO}" --schedule "${BEAT_SCHEDULE_FILE:-/tmp/celerybeat-schedule}"
     ;;
   *)
     exec "$@"

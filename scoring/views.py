@@ -4,8 +4,6 @@ status, exports (CSV, XLSX) and the printable final ranking. Thin: services do t
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
@@ -16,8 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from config.edge import contains_nul, nul_message
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from tables.models import Game, Table
+from tournaments import spreadsheets
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
@@ -199,11 +199,17 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         ended_by = request.POST.get("ended_by", "")
         if kind == "record":
             upload = request.FILES.get("record")
-            raw = upload.read() if upload else request.POST.get("record_text", "")
             data: dict[str, Any] = {"record": None}
             try:
+                if upload is not None:
+                    spreadsheets.check_upload_size(upload.size)  # before reading it
+                raw = upload.read() if upload else request.POST.get("record_text", "")
                 data["record"] = json.loads(raw or "null")
-            except (ValueError, UnicodeDecodeError):
+                if contains_nul(data["record"]) is not None:  # PostgreSQL cannot store it
+                    raise DomainError(nul_message(), field="record", rule="FORMAT")
+            except DomainError as exc:
+                error = DomainError(exc.message, field="record", rule=exc.rule)
+            except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
                 error = DomainError(_("The uploaded file is not a JSON record."), field="record", rule="FORMAT")
             typed: dict[str, Any] = {"kind": kind}
         else:
@@ -389,25 +395,12 @@ def _export(tournament: Tournament, what: str, fmt: str, national_ids: bool = Fa
     else:
         head, rows = (_standings_table if what == "standings" else _results_table)(tournament)
     name = f"{tournament.slug}-{what}"
+    # Every cell through tournaments.spreadsheets: names starting with = + - @ are never formulas.
     if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf)
-        w.writerow(head)
-        w.writerows(rows)
-        resp = HttpResponse(buf.getvalue(), content_type="text/csv; charset=utf-8")
+        resp = HttpResponse(spreadsheets.csv_text([head, *rows]), content_type="text/csv; charset=utf-8")
     else:
-        from openpyxl import Workbook
-
-        wb = Workbook()
-        ws = wb.active
-        ws.title = what[:30]
-        ws.append(head)
-        for r in rows:
-            ws.append(r)
-        out = io.BytesIO()
-        wb.save(out)
-        resp = HttpResponse(out.getvalue(),
-                            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        resp = HttpResponse(spreadsheets.xlsx_bytes([(what[:30], [head, *rows])]),
+                            content_type=spreadsheets.XLSX_CONTENT_TYPE)
     resp["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return resp
 

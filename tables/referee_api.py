@@ -52,7 +52,7 @@ class ExtendSerializer(serializers.Serializer):
 
 
 class TurnEventSerializer(serializers.ModelSerializer):
-    recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     # plain text, not an enum: "kind" enums of other apps would collide in the schema
     kind = serializers.CharField(read_only=True, help_text="end_turn | sdadata | time_expired | elimination")
 

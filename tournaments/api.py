@@ -25,6 +25,7 @@ from config.errors import PermissionDeniedError
 from . import selectors, services
 from .models import AccessLink, CheckIn, Club, Player, Registration, Tournament, TournamentRole
 from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
+from .spreadsheets import check_upload_size
 
 
 # --- serializers ---------------------------------------------------------------------------
@@ -281,7 +282,7 @@ class RegistrationNationalId(TournamentScoped, APIView):
 
 
 class RegistrationImport(TournamentScoped, APIView):
-    """Upload a CSV (multipart field ``file``, or the raw text as ``text/csv``): one transaction,
+    """Upload a CSV (multipart field ``file``, or the text as JSON ``{"text": ...}``): one transaction,
     a bad row answers 400 with ``line`` and the field, and nothing is imported."""
 
     permission_classes = [TournamentObjectPermission]
@@ -295,7 +296,11 @@ class RegistrationImport(TournamentScoped, APIView):
     )
     def post(self, request: Request, slug: str) -> Response:
         upload = request.FILES.get("file")
+        if upload is not None:
+            check_upload_size(upload.size)  # 413 before reading it
         content = upload.read() if upload else str(request.data.get("text", ""))
+        if not upload:
+            check_upload_size(len(content.encode()))
         created = services.import_csv(self.get_tournament(), content, actor=request.user)
         return Response({"imported": len(created)}, status=status.HTTP_201_CREATED)
 

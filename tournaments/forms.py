@@ -3,12 +3,15 @@ shown next to its field by ``add_domain_error``, the form keeping what was typed
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import DomainError
 
 from .models import Tournament, TournamentRole
+from .spreadsheets import LIMITS
 
 
 def add_domain_error(form: forms.Form, error: DomainError) -> None:
@@ -81,6 +84,13 @@ class CsvImportForm(forms.Form):
         help_text=_("Columns: first_name, last_name, nickname, club, email, birth_date "
                     "(YYYY-MM-DD), national_id. A file with one bad row imports nothing."),
     )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > LIMITS.upload_bytes:  # refused before it is read
+            raise forms.ValidationError(_("The file is larger than %(mb)s MB.")
+                                        % {"mb": LIMITS.upload_bytes // (1024 * 1024)})
+        return upload
 
 
 class RoleForm(forms.Form):

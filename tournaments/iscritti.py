@@ -6,13 +6,13 @@ optional national id column ("ID nazionale", "Codice", "national_id").
 One transaction: a bad row (reported by its sheet row and column) imports nothing. Rows with
 Partecipa = NO are skipped. Every new player is compared with the players already known
 (:mod:`tournaments.identity`); probable duplicates are listed for the organizer to merge, never
-merged silently. .xlsx is read with openpyxl; .xls needs ``xlrd`` installed.
+merged silently. The workbook is read within the limits of :mod:`tournaments.spreadsheets`
+(.xlsx with openpyxl, .xls with xlrd).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import io
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ from .services import (
     register,
     require_organizer,
 )
+from .spreadsheets import open_workbook
 
 COLUMNS = {
     "id": "id", "nome": "first_name", "cognome": "last_name", "nick": "nickname", "club": "club",
@@ -51,37 +52,9 @@ class ImportReport:
 
 
 def _rows(content: bytes, filename: str) -> list[list[Any]]:
-    if filename.lower().endswith(".xls"):
-        try:
-            import xlrd  # type: ignore[import-not-found,import-untyped,unused-ignore]
-        except ImportError:
-            raise DomainError(_("Reading .xls files needs the xlrd package; save the sheet as .xlsx or install it."),
-                              field="file", rule="FORMAT") from None
-        try:
-            book = xlrd.open_workbook(file_contents=content)
-        except Exception:  # noqa: BLE001 - any unreadable file is the user's input, never a 500
-            raise DomainError(_("This file is not an Excel 97-2003 workbook (.xls)."), field="file",
-                              rule="FORMAT") from None
-        names = book.sheet_names()
-        sheet = book.sheet_by_name(SHEET) if SHEET in names else book.sheet_by_index(0)
-        out = []
-        for r in range(sheet.nrows):
-            row = []
-            for cell in sheet.row(r):
-                value = cell.value
-                if cell.ctype == xlrd.XL_CELL_DATE:
-                    value = xlrd.xldate.xldate_as_datetime(value, book.datemode)
-                row.append(value)
-            out.append(row)
-        return out
-    from openpyxl import load_workbook
-
-    try:
-        wb = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except Exception:  # noqa: BLE001 - any unreadable file is the user's input, never a 500
-        raise DomainError(_("This file is not an Excel workbook (.xlsx)."), field="file", rule="FORMAT") from None
-    ws = wb[SHEET] if SHEET in wb.sheetnames else wb.worksheets[0]
-    return [list(r) for r in ws.iter_rows(values_only=True)]
+    """The "Iscritti" sheet (or the first one), read within the spreadsheet limits."""
+    book = open_workbook(content, filename)
+    return list(book.rows(SHEET if SHEET in book.sheet_names else None))
 
 
 def _date(value: Any, row: int) -> dt.date | None:

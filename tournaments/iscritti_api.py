@@ -20,6 +20,7 @@ from . import merge
 from .iscritti import import_iscritti
 from .models import Player
 from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
+from .spreadsheets import check_upload_size
 
 
 def _person(p: Player) -> dict[str, Any]:
@@ -33,6 +34,9 @@ Person = inline_serializer("MergePerson", {
 Candidate = inline_serializer("MergeCandidate", {
     "player": Person, "distance": serializers.IntegerField(), "same": serializers.BooleanField(),
 })
+Candidates = inline_serializer("MergeCandidate", {  # the answers list them: an array
+    "player": Person, "distance": serializers.IntegerField(), "same": serializers.BooleanField(),
+}, many=True)
 
 
 class MergeSerializer(serializers.Serializer):
@@ -57,7 +61,7 @@ class IscrittiImport(TournamentScoped, APIView):
             "skipped": serializers.ListField(child=serializers.IntegerField()),
             "duplicates": inline_serializer("IscrittiDuplicate", {
                 "row": serializers.IntegerField(), "player": Person,
-                "candidates": Candidate}, many=True),
+                "candidates": Candidates}, many=True),
         })},
         summary="Import the clubs' “Iscritti” registration sheet (.xls/.xlsx); probable duplicates listed",
     )
@@ -65,6 +69,7 @@ class IscrittiImport(TournamentScoped, APIView):
         upload = request.FILES.get("file")
         if upload is None:
             raise DomainError(_("Choose an .xls or .xlsx file."), field="file", rule="FORMAT")
+        check_upload_size(upload.size)  # 413 before reading it
         report = import_iscritti(self.get_tournament(), upload.read(), upload.name or "", actor=request.user)
         from .privacy import manages_player
 
@@ -83,7 +88,7 @@ class IscrittiImport(TournamentScoped, APIView):
 class Duplicates(TournamentScoped, APIView):
     permission_classes = [TournamentObjectPermission]
 
-    @extend_schema(responses=inline_serializer("Flagged", {"player": Person, "candidates": Candidate}, many=True),
+    @extend_schema(responses=inline_serializer("Flagged", {"player": Person, "candidates": Candidates}, many=True),
                    summary="Players registered here with probable duplicates (organizer)")
     def get(self, request: Request, slug: str) -> Response:
         tournament = self.get_tournament()

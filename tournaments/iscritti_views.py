@@ -22,9 +22,10 @@ from .forms import add_domain_error
 from .iscritti import import_iscritti
 from .models import Player, Registration, Tournament
 from .services import CsvImportError
+from .spreadsheets import LIMITS
 from .views import staff_required
 
-MAX_UPLOAD = 5 * 1024 * 1024
+MAX_UPLOAD = LIMITS.upload_bytes
 
 
 class IscrittiForm(forms.Form):
@@ -40,7 +41,7 @@ class IscrittiForm(forms.Form):
         if not upload.name.lower().endswith((".xls", ".xlsx")):
             raise forms.ValidationError(_("Choose an .xls or .xlsx file."))
         if upload.size > MAX_UPLOAD:
-            raise forms.ValidationError(_("The file is larger than 5 MB."))
+            raise forms.ValidationError(_("The file is larger than %(mb)s MB.") % {"mb": MAX_UPLOAD // (1024 * 1024)})
         return upload
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import DomainError, PermissionDeniedError
 
-from . import audit
+from . import audit, spreadsheets
 from .models import (
     AccessLink,
     CheckIn,
@@ -745,21 +744,33 @@ class CsvImportError(DomainError):
 def export_csv(tournament: Tournament, *, actor: Any) -> str:
     """All registrations (with e-mail and birth date: organizers only)."""
     require_organizer(actor, tournament)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    rows: list[list[Any]] = [list(CSV_COLUMNS)]
     for reg in tournament.registrations.select_related("player__club").order_by("created_at", "id"):
         p = reg.player  # personal data: as entered for this tournament (the registration's)
-        writer.writerow([
+        rows.append([
             p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", reg.email,
             reg.birth_date.isoformat() if reg.birth_date else "", reg.national_id, reg.status,
         ])
-    return out.getvalue()
+    return spreadsheets.csv_text(rows)  # every cell neutralised (no live formula)
 
 
 def _decode(content: bytes | str) -> str:
     if isinstance(content, str):
         return content
+    try:
+        spreadsheets.check_upload_size(len(content))
+    except spreadsheets.SheetError as exc:
+        raise CsvImportError(exc.message, line=1, field=None) from None
+    if content.startswith((b"\xff\xfe", b"\xfe\xff")):  # "Unicode text" as Excel saves it
+        try:
+            if content.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+                return content.decode("utf-32")
+            return content.decode("utf-16")
+        except UnicodeDecodeError:
+            raise CsvImportError(_("The file is not a text (CSV) file."), line=1, field=None) from None
+    if b"\x00" in content:  # UTF-16 without its mark, or a binary file
+        raise CsvImportError(_("The file holds NUL bytes: it is not CSV text. Save it as "
+                               "“CSV UTF-8” and try again."), line=1, field=None)
     for encoding in ("utf-8-sig", "cp1252"):
         try:
             return content.decode(encoding)
@@ -780,14 +791,10 @@ def import_csv(tournament: Tournament, content: bytes | str, *, actor: Any) -> l
         dialect: Any = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
-    try:
-        rows = list(reader)
-    except csv.Error as exc:  # e.g. a stray carriage return, an over-long field (hardening fuzz)
-        raise CsvImportError(
-            _("This line cannot be read as CSV (%(error)s).") % {"error": exc},
-            line=max(reader.line_num, 1), field=None,
-        ) from None
+    try:  # within the spreadsheet limits: lines, columns, characters per cell, no NUL
+        rows = list(spreadsheets.csv_rows(text, dialect))
+    except spreadsheets.SheetError as exc:
+        raise CsvImportError(exc.message, line=exc.line or 1, field=None) from None
     if not rows:
         raise CsvImportError(_("The file is empty."), line=1, field=None)
     header = [_HEADER_ALIASES.get(h.strip().lower(), h.strip().lower()) for h in rows[0]]
