@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.htmx.HtmxRefusalMiddleware",  # a refused htmx action says why in the page
     "config.security.ContentSecurityPolicyMiddleware",  # CSP + a few headers (config/security.py)
     "config.security.LoginRateLimitMiddleware",  # 429 after 5 failed logins per user+IP / 15 min
 ]
@@ -213,6 +214,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "config.htmx.csrf_failure"  # an htmx action says so in the page
 CSRF_COOKIE_HTTPONLY = True  # pages read the token from the template, never from the cookie
 # Content security policy (config/security.py): everything from this server, nothing inline.
 CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=(

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
+from config.htmx import keep_target
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee
 
@@ -166,7 +167,11 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
     context.update({"error": error, "done": done, "typed": request.POST if error else {}})
     status = error.status_code if error else 200
     template = "tables/referee_panel.html" if request.htmx else "tables/referee_table.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if error is not None and request.htmx:
+        # the panel shows the refusal itself and keeps what was typed (config/htmx.py)
+        return keep_target(response, status=status)
+    return response
 
 
 def referee_status(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:

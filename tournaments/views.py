@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import DomainError, PermissionDeniedError
+from config.htmx import refusal_from
 
 from . import selectors, services
 from .access import linked_player, use_access_link
@@ -315,7 +316,7 @@ def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: 
         raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
         if request.htmx:  # type: ignore[attr-defined]
-            return HttpResponse(exc.message, status=400)
+            return refusal_from(request, exc)
         _message_error(request, exc)
         return redirect("tournaments:checkin", slug=tournament.slug, game=game)
     if request.htmx:  # type: ignore[attr-defined]

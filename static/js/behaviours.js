@@ -1,7 +1,11 @@
 /* Small behaviours that used to be inline on* attributes: the content security policy
    (config/security.py) allows no inline script, so pages mark elements with data attributes.
    - <select data-autosubmit>: submit its form when the choice changes (language picker);
-   - <button data-print>: open the print dialog. */
+   - <button data-print>: open the print dialog;
+   - #refusal (base.html): an htmx action the server refused is answered into it (config/htmx.py);
+     here it is emptied when a new action starts, and says so when the server fails (5xx) or
+     cannot be reached, in the page's language (its data-* texts);
+   - <button data-copy="text">: copy the text (an invitation link) to the clipboard. */
 (function () {
   "use strict";
   document.addEventListener("change", function (event) {
@@ -15,6 +19,32 @@
     if (el) {
       event.preventDefault();
       window.print();
+      return;
+    }
+    var copy = event.target && event.target.closest ? event.target.closest("[data-copy]") : null;
+    if (copy && navigator.clipboard) {
+      event.preventDefault();
+      navigator.clipboard.writeText(copy.getAttribute("data-copy")).then(function () {
+        copy.setAttribute("data-copied", "");
+      }, function () {});
     }
   });
+  function refusalArea() { return document.getElementById("refusal"); }
+  function say(key) {
+    var area = refusalArea();
+    if (area) {
+      var p = document.createElement("p");
+      p.className = "refusal";
+      p.textContent = area.getAttribute(key) || "";
+      area.replaceChildren(p);
+    }
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var area = refusalArea();
+    // a poll (hx-trigger="every …") leaves a refusal on screen; a person's action clears it
+    var trigger = event.detail && event.detail.elt ? event.detail.elt.getAttribute("hx-trigger") || "" : "";
+    if (area && trigger.indexOf("every") === -1) { area.replaceChildren(); }
+  });
+  document.addEventListener("htmx:responseError", function () { say("data-server-error"); });
+  document.addEventListener("htmx:sendError", function () { say("data-offline"); });
 })();
