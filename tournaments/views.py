@@ -44,8 +44,12 @@ def _message_error(request: HttpRequest, exc: DomainError) -> None:
 # --- public --------------------------------------------------------------------------------
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    from .invitations import setup_needed
+
     tournaments = selectors.visible_tournaments(request.user)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+    # a fresh install: the first visitor is asked to create the first organizer
+    return render(request, "tournaments/list.html", {"tournaments": tournaments,
+                                                     "setup_needed": setup_needed()})
 
 
 @require_GET
@@ -339,8 +343,10 @@ def checkin_count(request: HttpRequest, tournament: Tournament, game: int) -> Ht
 
 @require_http_methods(["GET", "POST"])
 @staff_required("organizer")
-def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = RoleForm(request.POST or None)
+def staff(request: HttpRequest, tournament: Tournament, invite_form: object = None) -> HttpResponse:
+    from .invitation_views import InvitationForm
+
+    form = RoleForm(request.POST or None) if invite_form is None else RoleForm()
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -359,6 +365,8 @@ def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "links": selectors.links(tournament),
         "registered": selectors.registered_players(tournament),
         "base": request.build_absolute_uri("/")[:-1],
+        "invite_form": invite_form or InvitationForm(),
+        "invitations": tournament.invitations.select_related("accepted_by")[:50],
     }, status=status)
 
 
