@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import views
+from tables import slip_views, views
 
 app_name = "tables"
 game = "t/<slug:slug>/games/<id:number>/"
@@ -12,6 +12,7 @@ urlpatterns = [
     path(game + "where/", views.where, name="where"),
     path(game + "objective/", views.objective, name="objective"),
     path(game + "organize/", views.organize, name="organize"),
+    path(game + "slips/", slip_views.game_slips, name="slips"),
     path("qr.svg", views.qr_image, name="qr"),
     path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
     path("t/<slug:slug>/knockout/phases/", views.phases_page, name="phases"),
