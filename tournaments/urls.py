@@ -27,6 +27,7 @@ urlpatterns = [
     path("t/<slug:slug>/players/<id:pk>/data/", privacy_views.player_data, name="player_data"),
     path("t/<slug:slug>/checkin/<id:game>/", views.checkin, name="checkin"),
     path("t/<slug:slug>/checkin/<id:game>/count/", views.checkin_count, name="checkin_count"),
+    path("t/<slug:slug>/checkin/<id:game>/bulk/", views.checkin_bulk, name="checkin_bulk"),
     path("t/<slug:slug>/checkin/<id:game>/<id:pk>/", views.checkin_toggle,
          name="checkin_toggle"),
     path("t/<slug:slug>/staff/", views.staff, name="staff"),

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import DomainError, PermissionDeniedError
@@ -303,23 +307,35 @@ def checkin(request: HttpRequest, tournament: Tournament, game: int) -> HttpResp
     if not 1 <= game <= tournament.games_count:
         raise Http404
     query = request.GET.get("q", "").strip()
+    counts = selectors.checkin_counts(tournament)
     context = {
         "tournament": tournament, "game_number": game, "query": query,
         "rows": selectors.checkin_rows(tournament, game, query),
-        "count": selectors.checkin_counts(tournament).get(game, 0),
+        "count": counts.get(game, 0),
+        "previous_count": counts.get(game - 1, 0) if game > 1 else 0,
         "games": range(1, tournament.games_count + 1),
     }
-    if request.htmx:  # type: ignore[attr-defined]
-        return render(request, "tournaments/_checkin_rows.html", context)
-    return render(request, "tournaments/checkin.html", context)
+    template = ("tournaments/_checkin_rows.html" if request.htmx  # type: ignore[attr-defined]
+                else "tournaments/checkin.html")
+    response = render(request, template, context)
+    # several devices check players in at once: a reload (or going back) shows the state now
+    add_never_cache_headers(response)
+    return response
 
 
 @require_POST
 @staff_required("referee")
 def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: int) -> HttpResponse:
     reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
+    wanted = request.POST.get("present")
     try:
-        present = services.toggle_checkin(reg, game, actor=request.user)
+        if wanted in ("0", "1"):
+            # the state the tapping device asked for: a tap on a stale row (another device
+            # changed it meanwhile) never flips it the wrong way
+            present = services.set_checked_in(reg, game, wanted == "1",
+                                              actor=request.user) is not None
+        else:
+            present = services.toggle_checkin(reg, game, actor=request.user)
     except PermissionDeniedError as exc:
         raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
@@ -338,11 +354,41 @@ def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: 
                     + (f"?q={request.POST.get('q')}" if request.POST.get("q") else ""))
 
 
+@require_POST
+@staff_required("referee")
+def checkin_bulk(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
+    """Several players at once: the selected rows, or everyone the search shows
+    (``everyone``), or who was present for the previous game (``carry``)."""
+    if not 1 <= game <= tournament.games_count:
+        raise Http404
+    query = request.POST.get("q", "").strip()
+    try:
+        if request.POST.get("action") == "carry":
+            added = services.carry_over_checkins(tournament, game, actor=request.user)
+        else:
+            if request.POST.get("action") == "everyone":
+                regs = [row["registration"] for row in
+                        selectors.checkin_rows(tournament, game, query)]
+            else:
+                ids = [int(v) for v in request.POST.getlist("registration") if v.isdigit()]
+                regs = list(selectors.registered_players(tournament).filter(pk__in=ids[:2000]))
+            added = services.bulk_checkin(regs, game, actor=request.user)
+    except DomainError as exc:
+        _message_error(request, exc)
+    else:
+        messages.success(request, ngettext("%(n)s player checked in.",
+                                           "%(n)s players checked in.", added) % {"n": added})
+    return redirect(reverse("tournaments:checkin", args=[tournament.slug, game])
+                    + (f"?{urlencode({'q': query})}" if query else ""))
+
+
 @require_GET
 @staff_required("referee")
 def checkin_count(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
     count = selectors.checkin_counts(tournament).get(game, 0)
-    return HttpResponse(str(count))
+    response = HttpResponse(str(count))
+    add_never_cache_headers(response)
+    return response
 
 
 @require_http_methods(["GET", "POST"])

@@ -5,7 +5,10 @@
    - #refusal (base.html): an htmx action the server refused is answered into it (config/htmx.py);
      here it is emptied when a new action starts, and says so when the server fails (5xx) or
      cannot be reached, in the page's language (its data-* texts);
-   - <button data-copy="text">: copy the text (an invitation link) to the clipboard. */
+   - <button data-copy="text">: copy the text (an invitation link) to the clipboard;
+   - <input data-value-from="#id">: takes that element's value when its form is submitted
+     (the check-in page's "everyone shown" sends the search typed meanwhile);
+   - [data-keep-selection]: its polling refresh waits while a checkbox in it is ticked. */
 (function () {
   "use strict";
   document.addEventListener("change", function (event) {
@@ -39,7 +42,21 @@
       area.replaceChildren(p);
     }
   }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || !form.querySelectorAll) { return; }
+    form.querySelectorAll("input[data-value-from]").forEach(function (input) {
+      var source = document.querySelector(input.getAttribute("data-value-from"));
+      if (source) { input.value = source.value; }
+    });
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-keep-selection")
+        && elt.querySelector("input[type=checkbox]:checked")) {
+      event.preventDefault();
+      return;
+    }
     var area = refusalArea();
     // a poll (hx-trigger="every …") leaves a refusal on screen; a person's action clears it
     var trigger = event.detail && event.detail.elt ? event.detail.elt.getAttribute("hx-trigger") || "" : "";
