@@ -68,9 +68,10 @@ def compute(tournament: Tournament, table: Table, kind: str, data: Mapping[str, 
 
 def check_sdadata_time(table: Table, ended_by: str) -> None:
     """E-SDADATA: the sdadata closure starts only once the time of the game has expired (E-TIME).
-    A table whose clock runs (or is paused) in this app has not reached it: an sdadata ending is
-    refused until the clock has expired. A table whose clock was never started here (a club's
-    own clock) is taken on the referee's word; the result is audited like any other."""
+    A table whose clock runs (or is paused) in this app has not reached it: a final board or
+    short form ended by sdadata is refused until the clock has expired. A table whose clock was
+    never started here (a club's own clock) is taken on the referee's word, and a recorded game
+    carries its own expiry, which the engine replays; either is audited like any other result."""
     if ended_by != "sdadata":
         return
     from tables import clocks
@@ -106,10 +107,10 @@ def submit_result(*, actor: Any, table: Table, kind: str, data: Mapping[str, Any
     tournament = _tournament(table)
     if not is_referee(actor, tournament):
         raise PermissionDeniedError(_("Only a referee or an organizer of this tournament may enter results."))
-    check_sdadata_time(table, ended_by)
+    if kind != ResultSubmission.Kind.RECORD:
+        # a recorded game carries its own time expiry, replayed by the engine (E-TIME)
+        check_sdadata_time(table, ended_by)
     stored, ended, scores = compute(tournament, table, kind, data, ended_by)
-    if ended != ended_by:
-        check_sdadata_time(table, ended)  # a record says how it ended
     with transaction.atomic():
         # lock the table row: concurrent saves of the same table queue here
         Table.objects.select_for_update().filter(pk=table.pk).first()

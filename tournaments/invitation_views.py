@@ -24,6 +24,7 @@ from .permissions import staff_required
 
 
 class InvitationForm(forms.Form):
+    prefix = "invite"  # the staff page has the role form too
     role = forms.ChoiceField(label=gettext_lazy("Role"), choices=TournamentRole.Role.choices,
                              initial=TournamentRole.Role.REFEREE)
     note = forms.CharField(label=gettext_lazy("For (name, only you see it)"), max_length=120,

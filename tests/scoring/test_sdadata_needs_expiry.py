@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from config.errors import DomainError
 from scoring.models import ResultSubmission
@@ -27,7 +27,7 @@ def _clock(table, *, left: dt.timedelta) -> None:
 def test_sdadata_before_the_clock_expires_is_refused_citing_the_rule(setup) -> None:
     table = setup["table"]
     _clock(table, left=dt.timedelta(minutes=25))
-    with pytest.raises(DomainError) as refused:
+    with pytest.raises(DomainError) as refused, translation.override("en"):
         f.enter(table, setup["ref1"], "short", SHORT, "sdadata")
     assert refused.value.rule == "E-SDADATA" and refused.value.field == "ended_by"
     assert "E-TIME" in refused.value.message and "24 minutes" in refused.value.message
@@ -47,6 +47,16 @@ def test_the_page_refuses_it_too_and_keeps_the_form(setup, client) -> None:
     assert r.status_code == 400
     assert "E-SDADATA" in r.content.decode()
     assert not ResultSubmission.objects.filter(table=table).exists()
+
+
+def test_a_recorded_game_carries_its_own_expiry(setup) -> None:
+    from engine.simulate import simulate
+
+    table = setup["table"]
+    _clock(table, left=dt.timedelta(minutes=25))
+    record = simulate(4, "own-expiry")
+    sub = f.enter(table, setup["ref1"], "record", {"record": record}, "")
+    assert sub.kind == "record" and sub.ended_by == "sdadata"
 
 
 def test_sdadata_after_expiry_or_without_an_app_clock_is_accepted(setup) -> None:

@@ -22,7 +22,7 @@ PASSWORD = "a-long-Password-2026"
 
 
 def _invite(client: Client, tournament, role="referee", **extra) -> Invitation:
-    r = client.post(f"/t/{tournament.slug}/staff/invitations/", {"role": role, **extra})
+    r = client.post(f"/t/{tournament.slug}/staff/invitations/", {"invite-role": role, **{f"invite-{k}": v for k, v in extra.items()}})
     assert r.status_code == 302, r.content.decode()[-1500:]
     inv = Invitation.objects.latest("id")
     assert r["Location"] == f"/t/{tournament.slug}/staff/invitations/{inv.pk}/"
@@ -120,14 +120,14 @@ def test_only_this_tournaments_organizers_invite_or_revoke(
     ref = Client()
     ref.force_login(referee)
     assert ref.post(f"/t/{tournament.slug}/staff/invitations/",
-                    {"role": "organizer"}).status_code == 403
+                    {"invite-role": "organizer"}).status_code == 403
     # the organizer of another tournament
     other_org = UserFactory()
     TournamentRoleFactory(tournament=TournamentFactory(), user=other_org, role="organizer")
     stranger = Client()
     stranger.force_login(other_org)
     assert stranger.post(f"/t/{tournament.slug}/staff/invitations/",
-                         {"role": "referee"}).status_code == 403
+                         {"invite-role": "referee"}).status_code == 403
     inv = _invite(organizer_client, tournament)
     for client in (ref, stranger, other_referee_client):
         assert client.get(f"/t/{tournament.slug}/staff/invitations/{inv.pk}/").status_code == 403
