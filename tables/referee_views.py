@@ -147,7 +147,12 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not is_referee(request.user, tournament):
-        return render(request, "tables/referee_forbidden.html", {"tournament": tournament}, status=403)
+        response = render(request, "tables/referee_forbidden.html", {"tournament": tournament},
+                          status=403)
+        # an htmx tap says it in the page's refusal area (config/htmx.py)
+        response.refusal_message = _(  # type: ignore[attr-defined]
+            "Only a referee or an organizer of this tournament may do this.")
+        return response
     tbl = _table(game, table)
     error: DomainError | None = None
     done = None

@@ -111,10 +111,12 @@ def test_an_organizer_invites_a_referee_who_accepts_on_their_phone(browser: Any)
     assert "giulia" not in other.locator("main").inner_text()
     assert other.locator("main form").count() == 0
     b.check(other, "people-05-invitation-used")
+    # the browser logs the page's (expected) 404 itself: that one is no fault of the app
+    b.problems = [p for p in b.problems if not (path in p and "status of 404" in p)]
 
     # the organizer sees it accepted, and can revoke the role from the same page
     org.goto(reverse("tournaments:staff", args=[slug]))
-    assert "giulia" in org.locator("#invitations ~ div table").inner_text()
+    assert "giulia" in org.locator("#invitation-list").inner_text()
     org.locator("tr", has_text="giulia").locator("form[action$='/remove/'] button").click()
     org.wait_for_selector(".messages li.success")
     assert not TournamentRole.objects.filter(tournament=tournament, user=giulia).exists()
