@@ -1,18 +1,22 @@
-"""The organizer's printable objective-card slips of a game (see ``tables.slips``)."""
+"""The organizer's printable objective-card slips of a game (see ``tables.slips``) and the page a
+player's personal link leads to: their table and seat first."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import add_never_cache_headers
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from tournaments.access import linked_player
 from tournaments.models import Tournament
 from tournaments.permissions import staff_required
 
 from . import selectors, slips
+from .models import Seat
 from .views import _qr_of
 
 
@@ -36,3 +40,20 @@ def game_slips(request: HttpRequest, tournament: Tournament, number: int) -> Htt
         "tournament": tournament, "game": game, "rows": rows,
         "missing": slips.missing_links(game),
     })
+
+
+def player_home(request: HttpRequest, slug: str) -> HttpResponse:
+    """The browser's own player (personal link): where they sit, latest game first, with their
+    objective card and their table's page one tap away. Private: never cached."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    player = linked_player(request, tournament)
+    seats = list(
+        Seat.objects.filter(game__tournament=tournament, player=player)
+        .select_related("table", "game").order_by("-game__number")
+    ) if player else []
+    response = render(request, "tables/player_home.html", {
+        "tournament": tournament, "me": player, "current": seats[0] if seats else None,
+        "earlier": seats[1:],
+    })
+    add_never_cache_headers(response)
+    return response

@@ -14,6 +14,7 @@ urlpatterns = [
     path(game + "organize/", views.organize, name="organize"),
     path(game + "slips/", slip_views.game_slips, name="slips"),
     path("qr.svg", views.qr_image, name="qr"),
+    path("t/<slug:slug>/me/", slip_views.player_home, name="player_home"),
     path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
     path("t/<slug:slug>/knockout/phases/", views.phases_page, name="phases"),
 ]

@@ -129,6 +129,10 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     if game.isdigit() and 1 <= int(game) <= link.tournament.games_count:
         # an objective slip: straight to the player's own card of that game
         return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
+    if link.player is not None and link.player.seats.filter(
+            game__tournament=link.tournament).exists():
+        # seated: the player's own page, table and seat first
+        return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
     return redirect("tournaments:detail", slug=link.tournament.slug)
 
 

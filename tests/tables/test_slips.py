@@ -76,3 +76,22 @@ def test_only_this_tournaments_organizers_prepare_slips(tournament, organizer):
     assert logged_in(ref).post(url).status_code == 403
     assert Client().get(url).status_code == 302  # to the login page
     assert not AccessLink.objects.filter(tournament=tournament).exists()
+
+
+def test_a_seated_players_link_leads_with_their_table_and_seat(tournament, organizer):
+    add_players(tournament, 9)
+    game = started(tournament, organizer, count=9, objectives=True)
+    seat = Seat.objects.filter(game=game).select_related("player", "table").first()
+    link = player_link(tournament, seat.player)
+    phone = Client()
+    r = phone.get(f"/l/{link.token}/")
+    assert r["Location"] == f"/t/{tournament.slug}/me/"
+    page = phone.get(r["Location"], HTTP_ACCEPT_LANGUAGE="en")
+    assert "no-store" in page["Cache-Control"]
+    html = page.content.decode()
+    where = f"Table {seat.table.number} · seat {seat.number}"
+    assert where in html and html.index(where) < html.index("My objective card")
+    assert f"/t/{tournament.slug}/games/1/objective/" in html
+    # another browser (no link) sees no one's seat
+    other = Client().get(f"/t/{tournament.slug}/me/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert where not in other and seat.player.display_name not in other
