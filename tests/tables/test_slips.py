@@ -95,3 +95,21 @@ def test_a_seated_players_link_leads_with_their_table_and_seat(tournament, organ
     # another browser (no link) sees no one's seat
     other = Client().get(f"/t/{tournament.slug}/me/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert where not in other and seat.player.display_name not in other
+
+
+def test_the_referee_table_page_shows_the_deal_and_starting_armies(tournament, organizer):
+    from engine.rulesets import get_ruleset
+
+    add_players(tournament, 9)
+    game = started(tournament, organizer, count=9)
+    ref = make_user()
+    add_role(tournament, ref, "referee")
+    table = game.tables.order_by("number").first()
+    html = logged_in(ref).get(
+        f"/t/{tournament.slug}/games/1/tables/{table.number}/referee/",
+        HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    n = table.seats.count()
+    armies = get_ruleset("RTU").armies_for(n)
+    assert html.count(f"{armies} starting armies") == n
+    for territory in table.deal:
+        assert territory in html
