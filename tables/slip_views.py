@@ -57,3 +57,34 @@ def player_home(request: HttpRequest, slug: str) -> HttpResponse:
     })
     add_never_cache_headers(response)
     return response
+
+
+@require_http_methods(["POST"])
+@staff_required("organizer")
+def game_clocks(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Every clock of a game at once: later, earlier, or aligned (``tables.game_clocks``)."""
+    from config.errors import DomainError
+
+    from . import game_clocks as gc
+
+    game = selectors.game_of(tournament, number)
+    if game is None:
+        raise Http404
+    action = request.POST.get("action", "")
+    reason = request.POST.get("reason", "")
+    try:
+        if action == "align":
+            moved = gc.align_game_clocks(game, actor=request.user, reason=reason)
+        else:
+            minutes = request.POST.get("minutes", "")
+            if action == "shorten" and minutes.strip().isdigit():
+                minutes = "-" + minutes.strip()
+            moved = gc.shift_game_clocks(game, actor=request.user, minutes=minutes,
+                                         reason=reason)
+    except DomainError as exc:
+        messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+    else:
+        messages.success(request, _("Clocks changed: %(n)s tables (%(s)s left as they were: not "
+                                    "started, paused or expired).")
+                         % {"n": moved.changed, "s": moved.skipped})
+    return redirect(reverse("tables:organize", args=[tournament.slug, number]) + "#game-clocks")

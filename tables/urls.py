@@ -13,6 +13,7 @@ urlpatterns = [
     path(game + "objective/", views.objective, name="objective"),
     path(game + "organize/", views.organize, name="organize"),
     path(game + "slips/", slip_views.game_slips, name="slips"),
+    path(game + "clocks/", slip_views.game_clocks, name="game_clocks"),
     path("qr.svg", views.qr_image, name="qr"),
     path("t/<slug:slug>/me/", slip_views.player_home, name="player_home"),
     path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
