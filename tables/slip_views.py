@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments.access import linked_player
@@ -88,3 +89,73 @@ def game_clocks(request: HttpRequest, tournament: Tournament, number: int) -> Ht
                                     "started, paused or expired).")
                          % {"n": moved.changed, "s": moved.skipped})
     return redirect(reverse("tables:organize", args=[tournament.slug, number]) + "#game-clocks")
+
+
+CLOCK_SETTINGS = (  # (rule set parameter, label, rule id, lowest, highest)
+    ("time_limit_minutes", gettext_lazy("Game time (minutes)"), "E-TIME", 10, 600),
+    ("sdadata_first_threshold", gettext_lazy("Sdadata: first threshold"), "E-SDADATA", 2, 18),
+    ("sdadata_threshold_step", gettext_lazy("Sdadata: threshold step per round"), "E-SDADATA", 0, 6),
+    ("sdadata_max_threshold", gettext_lazy("Sdadata: highest threshold"), "E-SDADATA", 2, 18),
+    ("sdadata_dice", gettext_lazy("Sdadata: dice rolled"), "E-SDADATA", 1, 3),
+    ("sdadata_bar_conquests", gettext_lazy("Sdadata: no roll after conquering more than"), "E-BAR",
+     0, 42),
+)
+
+
+@require_http_methods(["GET", "POST"])
+@staff_required("organizer")
+def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The clock and the sdadata closure of this tournament (rule set overrides), for clocks
+    started after saving."""
+    from config.errors import DomainError
+    from engine.rulesets import get_ruleset
+    from tournaments import services as tournament_services
+
+    from . import clocks
+
+    current = clocks.ruleset_for(tournament)
+    base = get_ruleset(tournament.ruleset)
+    rows = [{"name": n, "label": label, "rule": rule, "low": low, "high": high,
+             "value": request.POST.get(n, getattr(current, n)), "error": ""}
+            for n, label, rule, low, high in CLOCK_SETTINGS]
+    status = 200
+    if request.method == "POST":
+        overrides = dict(tournament.ruleset_overrides or {})
+        for row in rows:
+            try:
+                value = int(str(row["value"]).strip())
+            except ValueError:
+                value = None
+            if value is None or not row["low"] <= value <= row["high"]:
+                row["error"] = _("Between %(low)s and %(high)s.") % {"low": row["low"],
+                                                                    "high": row["high"]}
+                continue
+            if value == getattr(base, row["name"]):
+                overrides.pop(row["name"], None)
+            else:
+                overrides[row["name"]] = value
+        by_name = {r["name"]: r for r in rows}
+        first, highest = by_name["sdadata_first_threshold"], by_name["sdadata_max_threshold"]
+        if not (first["error"] or highest["error"]) and int(first["value"]) > int(highest["value"]):
+            highest["error"] = _("The highest threshold cannot be below the first.")
+        if not any(r["error"] for r in rows):
+            if "time_limit_minutes" in request.POST:  # minutes typed here win over a test's seconds
+                extra = dict(overrides.get("extra") or {})
+                extra.pop("time_limit_seconds", None)
+                if extra:
+                    overrides["extra"] = extra
+                else:
+                    overrides.pop("extra", None)
+            try:
+                tournament_services.update_tournament(tournament, actor=request.user,
+                                                      ruleset_overrides=overrides)
+                clocks.ruleset_for(tournament)
+            except DomainError as exc:
+                messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+            else:
+                messages.success(request, _("Clock and sdadata settings saved: they apply to "
+                                            "clocks started from now on."))
+                return redirect("tables:clock_settings", slug=tournament.slug)
+        status = 400
+    return render(request, "tables/clock_settings.html", {"tournament": tournament,
+                                                          "rows": rows}, status=status)

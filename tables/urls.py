@@ -16,6 +16,7 @@ urlpatterns = [
     path(game + "clocks/", slip_views.game_clocks, name="game_clocks"),
     path("qr.svg", views.qr_image, name="qr"),
     path("t/<slug:slug>/me/", slip_views.player_home, name="player_home"),
+    path("t/<slug:slug>/clock-settings/", slip_views.clock_settings, name="clock_settings"),
     path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
     path("t/<slug:slug>/knockout/phases/", views.phases_page, name="phases"),
 ]
