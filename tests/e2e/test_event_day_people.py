@@ -196,7 +196,7 @@ def test_a_refusal_on_the_referee_page_keeps_the_page_whole(browser: Any) -> Non
     login(ref, "arbitro", PASSWORD, url)
     b.check(ref, "people-09-referee-page")
     # a rule refuses it: the seat whose turn it is cannot be eliminated (A-ELIM)
-    ref.locator("details.card summary").click()
+    ref.locator("#referee-panel details.card summary").click()
     ref.select_option("#id_elim_seat", "1")
     with ref.expect_response(lambda r: r.request.method == "POST") as answer:
         ref.click("form:has(input[name=action][value=eliminate]) button[type=submit]")
