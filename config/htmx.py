@@ -12,7 +12,8 @@ request therefore becomes the same small answer:
 
 Views may build it themselves with :func:`refusal`; :class:`HtmxRefusalMiddleware` turns every
 other refused htmx request (a ``DomainError``, ``PermissionDenied``, a 404, a CSRF failure, any
-4xx answer) into one. A view that answers an htmx refusal with its own fragment for the request's
+4xx answer) into one, and sends an htmx request whose session has ended to the login page
+(``HX-Redirect``: the whole page, never a login form inside a row). A view that answers an htmx refusal with its own fragment for the request's
 target (the referee panel keeps what was typed) marks it with :func:`keep_target`. Nothing here
 uses inline scripts or styles: the content security policy allows neither.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -84,6 +86,10 @@ class HtmxRefusalMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        if is_htmx(request) and response.status_code == 302 and _to_login(response):
+            # signed out meanwhile: the whole page goes to the login page (and comes back to
+            # where it was), instead of a login form inside a table row
+            return signed_out(request)
         if (
             is_htmx(request)
             and 400 <= response.status_code < 500
@@ -103,6 +109,27 @@ class HtmxRefusalMiddleware:
         if isinstance(exc, Http404):
             return refusal(request, status=404)
         return None
+
+
+def _to_login(response: HttpResponse) -> bool:
+    from django.conf import settings
+    from django.shortcuts import resolve_url
+
+    login = str(resolve_url(settings.LOGIN_URL))
+    return urlsplit(response.get("Location", "")).path == login
+
+
+def signed_out(request: HttpRequest) -> HttpResponse:
+    """``HX-Redirect`` to the login page, back to the page the action came from afterwards."""
+    from django.conf import settings
+    from django.shortcuts import resolve_url
+
+    current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    back = current.path if current.path.startswith("/") and not current.path.startswith("//") \
+        else request.path
+    response = HttpResponse("")
+    response["HX-Redirect"] = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}"
+    return response
 
 
 def csrf_failure(request: HttpRequest, reason: str = "", **kwargs: Any) -> HttpResponse:

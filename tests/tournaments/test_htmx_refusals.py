@@ -83,3 +83,12 @@ def test_the_referee_panel_keeps_what_was_typed_and_is_swapped_in_place(client):
     assert "HX-Retarget" not in refused  # the panel itself, with the error and what was typed
     html = refused.content.decode()
     assert 'id="referee-panel"' in html and 'role="alert"' in html and 'value="3"' in html
+
+
+def test_a_tap_after_signing_out_takes_the_whole_page_to_the_login(tournament, client):
+    reg = RegistrationFactory(tournament=tournament)
+    page = f"/t/{tournament.slug}/checkin/1/"
+    r = client.post(f"/t/{tournament.slug}/checkin/1/{reg.pk}/",
+                    headers={**HTMX, "HX-Current-URL": f"http://testserver{page}?q=ro"})
+    assert r.status_code == 200 and r.content == b""
+    assert r["HX-Redirect"] == f"/accounts/login/?next={page.replace('/', '%2F')}"
