@@ -55,8 +55,9 @@ def test_everyone_shown_and_a_selection(referee, tournament, client) -> None:
     url = f"/t/{tournament.slug}/checkin/1/bulk/"
     client.post(url, {"action": "everyone", "q": "rossi"})
     assert _present(tournament, 1) == {r.pk for r in rossi}
-    client.post(url, {"action": "selected", "registration": [bianchi[0].pk, waiting.pk,
-                                                             "x", 999999]})
+    r = client.post(url, {"action": "selected", "registration": [bianchi[0].pk, waiting.pk,
+                                                                 "x", 999999, "9" * 40]})
+    assert r.status_code == 302
     assert _present(tournament, 1) == {r.pk for r in rossi} | {bianchi[0].pk}
     client.post(url, {"action": "everyone", "q": ""})
     assert _present(tournament, 1) == {r.pk for r in rossi + bianchi}  # not the waitlisted
