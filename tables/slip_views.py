@@ -78,7 +78,7 @@ def game_clocks(request: HttpRequest, tournament: Tournament, number: int) -> Ht
             moved = gc.align_game_clocks(game, actor=request.user, reason=reason)
         else:
             minutes = request.POST.get("minutes", "")
-            if action == "shorten" and minutes.strip().isdigit():
+            if action == "shorten" and minutes.strip().isdigit() and len(minutes.strip()) < 6:
                 minutes = "-" + minutes.strip()
             moved = gc.shift_game_clocks(game, actor=request.user, minutes=minutes,
                                          reason=reason)
@@ -123,7 +123,7 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
         overrides = dict(tournament.ruleset_overrides or {})
         for row in rows:
             try:
-                value = int(str(row["value"]).strip())
+                value = int(str(row["value"]).strip()[:6])
             except ValueError:
                 value = None
             if value is None or not row["low"] <= value <= row["high"]:

@@ -126,7 +126,7 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     messages.success(request, _("Welcome, %(name)s: this browser now holds your personal link.")
                      % {"name": link.player.full_name if link.player else ""})
     game = request.GET.get("game", "")
-    if game.isdigit() and 1 <= int(game) <= link.tournament.games_count:
+    if game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count:
         # an objective slip: straight to the player's own card of that game
         return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
     if link.player is not None and link.player.seats.filter(

@@ -113,3 +113,13 @@ def test_the_referee_table_page_shows_the_deal_and_starting_armies(tournament, o
     assert html.count(f"{armies} starting armies") == n
     for territory in table.deal:
         assert territory in html
+
+
+def test_a_slip_link_with_a_strange_game_opens_the_players_page(tournament, organizer):
+    add_players(tournament, 9)
+    game = started(tournament, organizer, count=9)
+    seat = Seat.objects.filter(game=game).first()
+    link = player_link(tournament, seat.player)
+    for game_param in ("9" * 5000, "0", "99", "-1", "x"):
+        r = Client().get(f"/l/{link.token}/", {"game": game_param})
+        assert r.status_code == 302 and r["Location"] == f"/t/{tournament.slug}/me/"
