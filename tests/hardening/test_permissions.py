@@ -105,6 +105,7 @@ EXPECTED: dict[str, Any] = {
     "tournaments:link_revoke": {"post": ORGANIZER},
     "tournaments:audit": READ,
     "tournaments:checkin_bulk": {"post": REFEREE},
+    "api-invitations": {"post": ORGANIZER}, "api-invitation-revoke": {"post": ORGANIZER},
     "tournaments:invitation_create": {"post": ORGANIZER},
     "tournaments:invitation_show": READ, "tournaments:invitation_revoke": {"post": ORGANIZER},
     # an unknown invitation and the first-organizer page of an install that has users: nobody

@@ -137,6 +137,8 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:role_remove": lambda w: {"slug": w.slug, "pk": w.role},
     "tournaments:link_revoke": lambda w: {"slug": w.slug, "pk": w.link},
     "tournaments:checkin_bulk": lambda w: {"slug": w.slug, "game": 2},
+    "api-invitations": lambda w: {"slug": w.slug},
+    "api-invitation-revoke": lambda w: {"slug": w.slug, "pk": _invitation(w)},
     "tournaments:invitation_create": lambda w: {"slug": w.slug},
     "tournaments:invitation_show": lambda w: {"slug": w.slug, "pk": _invitation(w)},
     "tournaments:invitation_revoke": lambda w: {"slug": w.slug, "pk": _invitation(w)},
@@ -161,6 +163,7 @@ def _invitation(w: World) -> int:
 BODY: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:link_create": lambda w: {"kind": "player", "registration": w.registration},
     "tournaments:invitation_create": lambda w: {"invite-role": "referee"},
+    "api-invitations": lambda w: {"role": "referee"},
 }
 
 

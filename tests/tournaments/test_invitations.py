@@ -165,3 +165,24 @@ def test_a_fresh_install_creates_its_first_organizer_once(db, client):
 def test_invitation_tokens_are_long_and_distinct(organizer_client, tournament):
     tokens = {_invite(organizer_client, tournament).token for _ in range(5)}
     assert len(tokens) == 5 and all(re.fullmatch(r"[A-Za-z0-9_-]{43}", t) for t in tokens)
+
+
+def test_the_api_lists_creates_and_revokes_invitations(organizer_client, tournament, referee):
+    url = f"/api/tournaments/{tournament.slug}/invitations/"
+    r = organizer_client.post(url, {"role": "organizer", "note": "Anna"},
+                              content_type="application/json")
+    assert r.status_code == 201 and r.json()["state"] == "open"
+    assert r.json()["url"] == f"/invite/{r.json()['token']}/"
+    bad = organizer_client.post(url, {"role": "boss"}, content_type="application/json")
+    assert bad.status_code == 400 and "role" in bad.json()
+    listed = organizer_client.get(url).json()
+    items = listed["results"] if isinstance(listed, dict) else listed
+    assert [i["note"] for i in items] == ["Anna"]
+    ref = Client()
+    ref.force_login(referee)
+    assert ref.get(url).status_code == 403
+    assert ref.post(url, {"role": "referee"}, content_type="application/json").status_code == 403
+    pk = r.json()["id"]
+    assert ref.post(f"{url}{pk}/revoke/").status_code == 403
+    revoked = organizer_client.post(f"{url}{pk}/revoke/")
+    assert revoked.status_code == 200 and revoked.json()["state"] == "revoked"
