@@ -25,7 +25,8 @@ class InvitationSerializer(serializers.ModelSerializer):
     state = serializers.SerializerMethodField(help_text="open, accepted, revoked or expired")
     url = serializers.SerializerMethodField(help_text="The page that accepts it")
     accepted_by = serializers.CharField(source="accepted_by.username", default=None,
-                                        read_only=True)
+                                        read_only=True, allow_null=True)
+    email = serializers.CharField(read_only=True, help_text="Empty: none given")
 
     class Meta:
         model = Invitation
