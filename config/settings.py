@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.htmx.HtmxRefusalMiddleware",  # a refused htmx action says why in the page
     "config.security.ContentSecurityPolicyMiddleware",  # CSP + a few headers (config/security.py)
     "config.security.LoginRateLimitMiddleware",  # 429 after 5 failed logins per user+IP / 15 min
 ]
@@ -232,6 +233,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "config.htmx.csrf_failure"  # an htmx action says so in the page
 CSRF_COOKIE_HTTPONLY = True  # pages read the token from the template, never from the cookie
 # Content security policy (config/security.py): everything from this server, nothing inline.
 CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=(
@@ -253,3 +255,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+
+# --- Mail (invitations to a tournament's staff) ----------------------------------------------
+# Unset EMAIL_HOST: no mail is sent; organizers copy the invitation link or show its QR code.
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="risiko-tornei@localhost")
+EMAIL_TIMEOUT = 10

@@ -66,6 +66,28 @@ def compute(tournament: Tournament, table: Table, kind: str, data: Mapping[str, 
     raise DomainError(_("Unknown kind of result."), field="kind", rule="FORMAT")
 
 
+def check_sdadata_time(table: Table, ended_by: str) -> None:
+    """E-SDADATA: the sdadata closure starts only once the time of the game has expired (E-TIME).
+    A table whose clock runs (or is paused) in this app has not reached it: a final board or
+    short form ended by sdadata is refused until the clock has expired. A table whose clock was
+    never started here (a club's own clock) is taken on the referee's word, and a recorded game
+    carries its own expiry, which the engine replays; either is audited like any other result."""
+    if ended_by != "sdadata":
+        return
+    from tables import clocks
+
+    table.refresh_from_db(fields=["deadline", "paused_at", "expired_marked_at"])
+    if table.deadline is not None and not clocks.is_expired(table):
+        left = clocks.remaining(table)
+        minutes = int(left.total_seconds() // 60) if left is not None else 0
+        raise DomainError(
+            _("A game ends by sdadata only after its time has expired (E-TIME), and this table's "
+              "clock has not expired: %(minutes)s minutes are left. Choose another ending, or "
+              "wait for the clock.") % {"minutes": minutes},
+            field="ended_by", rule="E-SDADATA",
+        )
+
+
 def _snapshot(sub: ResultSubmission) -> dict[str, Any]:
     return {"version": sub.number, "kind": sub.kind, "ended_by": sub.ended_by, "data": sub.data, "scores": sub.scores}
 
@@ -90,6 +112,9 @@ def submit_result(*, actor: Any, table: Table, kind: str, data: Mapping[str, Any
     tournament = _tournament(table)
     if not is_referee(actor, tournament):
         raise PermissionDeniedError(_("Only a referee or an organizer of this tournament may enter results."))
+    if kind != ResultSubmission.Kind.RECORD:
+        # a recorded game carries its own time expiry, replayed by the engine (E-TIME)
+        check_sdadata_time(table, ended_by)
     stored, ended, scores = compute(tournament, table, kind, data, ended_by)
     with transaction.atomic():
         # lock the table row: concurrent saves of the same table queue here

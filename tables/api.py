@@ -141,6 +141,7 @@ class ObjectiveSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     objective = serializers.CharField()
+    name = serializers.CharField(help_text="The card's name, as printed on it (Italian)")
     territories = serializers.ListField(child=serializers.CharField())
 
 
@@ -305,6 +306,7 @@ def visible_objectives(request: Any, game: Game) -> list[dict[str, Any]]:
     return [
         {"player_id": s.player_id, "table": s.table.number, "seat": s.number,
          "objective": s.objective,
+         "name": deck[s.objective].name if s.objective in deck else s.objective,
          "territories": sorted(deck[s.objective].territories) if s.objective in deck else []}
         for s in chosen
     ]

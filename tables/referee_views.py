@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
+from config.htmx import keep_target
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee
 
@@ -83,6 +84,21 @@ def referee_context(table: Table, *, now: Any = None) -> dict[str, Any]:
     }
 
 
+def deal_seats(table: Table) -> list[dict[str, Any]]:
+    """What the referee checks before the first turn: each seat's colour, territories by
+    continent (D-DEAL) and starting armies (D-ARMIES for the table's size)."""
+    from . import selectors
+
+    seats = list(table.seats.all())
+    try:
+        armies: int | None = clocks.ruleset_for(table.game.tournament).armies_for(len(seats))
+    except Exception:  # noqa: BLE001 - a size the rule set has no figure for: shown as "–"
+        armies = None
+    by_seat = selectors.deal_by_continent(table)
+    return [{"seat": s, "armies": armies, "continents": by_seat.get(s.number, []),
+             "count": sum(len(t) for _c, t in by_seat.get(s.number, []))} for s in seats]
+
+
 def _last_is_expiry(table: Table) -> bool:
     last = table.turn_events.order_by("-index").first()
     return last is not None and last.kind == "time_expired"
@@ -146,7 +162,12 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not is_referee(request.user, tournament):
-        return render(request, "tables/referee_forbidden.html", {"tournament": tournament}, status=403)
+        response = render(request, "tables/referee_forbidden.html", {"tournament": tournament},
+                          status=403)
+        # an htmx tap says it in the page's refusal area (config/htmx.py)
+        response.refusal_message = _(  # type: ignore[attr-defined]
+            "Only a referee or an organizer of this tournament may do this.")
+        return response
     tbl = _table(game, table)
     error: DomainError | None = None
     done = None
@@ -164,9 +185,15 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
         tbl = _table(game, table)
     context = referee_context(tbl)
     context.update({"error": error, "done": done, "typed": request.POST if error else {}})
+    if not request.htmx:
+        context["deal_seats"] = deal_seats(tbl)
     status = error.status_code if error else 200
     template = "tables/referee_panel.html" if request.htmx else "tables/referee_table.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if error is not None and request.htmx:
+        # the panel shows the refusal itself and keeps what was typed (config/htmx.py)
+        return keep_target(response, status=status)
+    return response
 
 
 def referee_status(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:

@@ -6,6 +6,7 @@ from .models import (
     AuditEntry,
     CheckIn,
     Club,
+    Invitation,
     Player,
     Registration,
     Tournament,
@@ -85,3 +86,19 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False  # the audit log is never edited
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations are made and revoked from the tournament's pages; listed here read-only."""
+
+    list_display = ["tournament", "role", "note", "created_at", "expires_at", "accepted_by",
+                    "revoked_at"]
+    list_filter = ["role"]
+    list_select_related = ["tournament", "accepted_by"]
+    readonly_fields = ["tournament", "role", "email", "note", "created_by", "created_at",
+                       "expires_at", "accepted_at", "accepted_by", "revoked_at"]
+    exclude = ["token"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False

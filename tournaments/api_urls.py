@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, iscritti_api, privacy_api
+from . import api, invitation_api, iscritti_api, privacy_api
 
 urlpatterns = [
     path("clubs/", api.ClubList.as_view(), name="api-clubs"),
@@ -31,6 +31,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/checkins/", api.CheckInList.as_view(), name="api-checkins"),
     path("tournaments/<slug:slug>/roles/", api.RoleList.as_view(), name="api-roles"),
     path("tournaments/<slug:slug>/roles/<id:pk>/", api.RoleDetail.as_view(), name="api-role"),
+    path("tournaments/<slug:slug>/invitations/", invitation_api.InvitationList.as_view(),
+         name="api-invitations"),
+    path("tournaments/<slug:slug>/invitations/<id:pk>/revoke/",
+         invitation_api.InvitationRevoke.as_view(), name="api-invitation-revoke"),
     path("tournaments/<slug:slug>/links/", api.LinkList.as_view(), name="api-links"),
     path("tournaments/<slug:slug>/links/<id:pk>/revoke/", api.LinkRevoke.as_view(),
          name="api-link-revoke"),

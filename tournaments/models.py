@@ -374,3 +374,54 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label} {self.action} {self.object_type}"
+
+
+def default_invitation_expiry() -> dt.datetime:
+    return timezone.now() + dt.timedelta(days=INVITATION_DAYS)
+
+
+INVITATION_DAYS = 7
+
+
+class Invitation(models.Model):
+    """An organizer's invitation to become a referee or co-organizer of one tournament: a
+    private link (256-bit token) that, once opened, sets a password for a new account or links
+    the account already signed in. Used once; expires; revocable."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="invitations")
+    role = models.CharField(_("role"), max_length=20, choices=TournamentRole.Role.choices)
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    email = models.EmailField(_("e-mail"), blank=True)
+    note = models.CharField(_("for"), max_length=120, blank=True,
+                            help_text=_("Who it is for (only organizers see it)."))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=default_invitation_expiry)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} @ {self.tournament}"
+
+    def state(self, now: dt.datetime | None = None) -> str:
+        """"open", "accepted", "revoked" or "expired"."""
+        if self.accepted_at is not None:
+            return "accepted"
+        if self.revoked_at is not None:
+            return "revoked"
+        if (now or timezone.now()) >= self.expires_at:
+            return "expired"
+        return "open"

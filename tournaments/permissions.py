@@ -15,7 +15,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from config.errors import PermissionDeniedError
@@ -89,10 +89,12 @@ def staff_required(role: str) -> Callable[..., Any]:
     """Page decorator for ``view(request, tournament, ...)`` routed as ``<slug>``: anonymous →
     login page; signed in without ``role`` ("organizer" or "referee") → 403 page; a service's
     PermissionDeniedError → 403 page too."""
+    # translated per request (in the user's language), not once at import
     if role == "organizer":
-        check, refusal = is_organizer, _("Only an organizer of this tournament can do this.")
+        check, refusal = is_organizer, gettext_lazy("Only an organizer of this tournament can do this.")
     else:
-        check, refusal = is_referee, _("Only a referee or an organizer of this tournament may do this.")
+        check, refusal = is_referee, gettext_lazy(
+            "Only a referee or an organizer of this tournament may do this.")
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -101,7 +103,7 @@ def staff_required(role: str) -> Callable[..., Any]:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not check(request.user, tournament):
-                raise PermissionDenied(refusal)
+                raise PermissionDenied(str(refusal))
             try:
                 return view(request, tournament, *args, **kwargs)
             except PermissionDeniedError as exc:

@@ -636,6 +636,22 @@ def toggle_checkin(registration: Registration, game_number: Any, *, actor: Any) 
     return present
 
 
+def carry_over_checkins(tournament: Tournament, game_number: Any, *, actor: Any) -> int:
+    """Who was present for the previous game is present for ``game_number`` too (players
+    still registered; those already checked in are left as they are). Returns how many were
+    added; each is audited like a tap."""
+    number = _check_game(tournament, game_number)
+    require_referee(actor, tournament)
+    if number == 1:
+        raise DomainError(_("Game 1 has no previous game to carry presences from."),
+                          field="game_number", rule="GAME")
+    previous = Registration.objects.filter(
+        tournament=tournament, status=Registration.Status.REGISTERED,
+        checkins__game_number=number - 1,
+    ).exclude(checkins__game_number=number).select_related("tournament")
+    return bulk_checkin(previous, number, actor=actor)
+
+
 # --- roles ---------------------------------------------------------------------------------
 @transaction.atomic
 def add_role(tournament: Tournament, username: str, role: str, *, actor: Any) -> TournamentRole:
@@ -845,9 +861,12 @@ def import_csv(tournament: Tournament, content: bytes | str, *, actor: Any) -> l
 def bulk_checkin(
     registrations: Iterable[Registration], game_number: int, *, actor: Any
 ) -> int:
-    """Check several registered players in for a game (used by the demo); returns how many."""
+    """Check several registered players in for a game (the check-in page's selection and
+    "everyone present", the carry-over, the demo); returns how many were not present yet."""
     count = 0
     for registration in registrations:
-        if set_checked_in(registration, game_number, True, actor=actor) is not None:
+        before = CheckIn.objects.filter(registration=registration,
+                                        game_number=game_number).exists()
+        if set_checked_in(registration, game_number, True, actor=actor) is not None and not before:
             count += 1
     return count

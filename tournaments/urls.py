@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import iscritti_views, privacy_views, views
+from . import invitation_views, iscritti_views, privacy_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -27,6 +27,7 @@ urlpatterns = [
     path("t/<slug:slug>/players/<id:pk>/data/", privacy_views.player_data, name="player_data"),
     path("t/<slug:slug>/checkin/<id:game>/", views.checkin, name="checkin"),
     path("t/<slug:slug>/checkin/<id:game>/count/", views.checkin_count, name="checkin_count"),
+    path("t/<slug:slug>/checkin/<id:game>/bulk/", views.checkin_bulk, name="checkin_bulk"),
     path("t/<slug:slug>/checkin/<id:game>/<id:pk>/", views.checkin_toggle,
          name="checkin_toggle"),
     path("t/<slug:slug>/staff/", views.staff, name="staff"),
@@ -34,4 +35,12 @@ urlpatterns = [
     path("t/<slug:slug>/staff/links/", views.link_create, name="link_create"),
     path("t/<slug:slug>/staff/links/<id:pk>/revoke/", views.link_revoke, name="link_revoke"),
     path("t/<slug:slug>/audit/", views.audit_log, name="audit"),
+    path("t/<slug:slug>/staff/invitations/", invitation_views.invitation_create,
+         name="invitation_create"),
+    path("t/<slug:slug>/staff/invitations/<id:pk>/", invitation_views.invitation_show,
+         name="invitation_show"),
+    path("t/<slug:slug>/staff/invitations/<id:pk>/revoke/", invitation_views.invitation_revoke,
+         name="invitation_revoke"),
+    path("invite/<str:token>/", invitation_views.invitation_accept, name="invitation"),
+    path("setup/", invitation_views.setup, name="setup"),
 ]

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import DomainError, PermissionDeniedError
+from config.htmx import refusal_from
 
 from . import selectors, services
 from .access import linked_player, use_access_link
@@ -43,8 +48,12 @@ def _message_error(request: HttpRequest, exc: DomainError) -> None:
 # --- public --------------------------------------------------------------------------------
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    from .invitations import setup_needed
+
     tournaments = selectors.visible_tournaments(request.user)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+    # a fresh install: the first visitor is asked to create the first organizer
+    return render(request, "tournaments/list.html", {"tournaments": tournaments,
+                                                     "setup_needed": setup_needed()})
 
 
 @require_GET
@@ -116,6 +125,14 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("tournaments:manage", slug=link.tournament.slug)
     messages.success(request, _("Welcome, %(name)s: this browser now holds your personal link.")
                      % {"name": link.player.full_name if link.player else ""})
+    game = request.GET.get("game", "")
+    if game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count:
+        # an objective slip: straight to the player's own card of that game
+        return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
+    if link.player is not None and link.player.seats.filter(
+            game__tournament=link.tournament).exists():
+        # seated: the player's own page, table and seat first
+        return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
     return redirect("tournaments:detail", slug=link.tournament.slug)
 
 
@@ -294,28 +311,40 @@ def checkin(request: HttpRequest, tournament: Tournament, game: int) -> HttpResp
     if not 1 <= game <= tournament.games_count:
         raise Http404
     query = request.GET.get("q", "").strip()
+    counts = selectors.checkin_counts(tournament)
     context = {
         "tournament": tournament, "game_number": game, "query": query,
         "rows": selectors.checkin_rows(tournament, game, query),
-        "count": selectors.checkin_counts(tournament).get(game, 0),
+        "count": counts.get(game, 0),
+        "previous_count": counts.get(game - 1, 0) if game > 1 else 0,
         "games": range(1, tournament.games_count + 1),
     }
-    if request.htmx:  # type: ignore[attr-defined]
-        return render(request, "tournaments/_checkin_rows.html", context)
-    return render(request, "tournaments/checkin.html", context)
+    template = ("tournaments/_checkin_rows.html" if request.htmx  # type: ignore[attr-defined]
+                else "tournaments/checkin.html")
+    response = render(request, template, context)
+    # several devices check players in at once: a reload (or going back) shows the state now
+    add_never_cache_headers(response)
+    return response
 
 
 @require_POST
 @staff_required("referee")
 def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: int) -> HttpResponse:
     reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
+    wanted = request.POST.get("present")
     try:
-        present = services.toggle_checkin(reg, game, actor=request.user)
+        if wanted in ("0", "1"):
+            # the state the tapping device asked for: a tap on a stale row (another device
+            # changed it meanwhile) never flips it the wrong way
+            present = services.set_checked_in(reg, game, wanted == "1",
+                                              actor=request.user) is not None
+        else:
+            present = services.toggle_checkin(reg, game, actor=request.user)
     except PermissionDeniedError as exc:
         raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
         if request.htmx:  # type: ignore[attr-defined]
-            return HttpResponse(exc.message, status=400)
+            return refusal_from(request, exc)
         _message_error(request, exc)
         return redirect("tournaments:checkin", slug=tournament.slug, game=game)
     if request.htmx:  # type: ignore[attr-defined]
@@ -329,17 +358,50 @@ def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: 
                     + (f"?q={request.POST.get('q')}" if request.POST.get("q") else ""))
 
 
+@require_POST
+@staff_required("referee")
+def checkin_bulk(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
+    """Several players at once: the selected rows, or everyone the search shows
+    (``everyone``), or who was present for the previous game (``carry``)."""
+    if not 1 <= game <= tournament.games_count:
+        raise Http404
+    query = request.POST.get("q", "").strip()
+    try:
+        if request.POST.get("action") == "carry":
+            added = services.carry_over_checkins(tournament, game, actor=request.user)
+        else:
+            if request.POST.get("action") == "everyone":
+                regs = [row["registration"] for row in
+                        selectors.checkin_rows(tournament, game, query)]
+            else:
+                ids = [int(v) for v in request.POST.getlist("registration")
+                       if v.isdigit() and len(v) <= 18]  # an id, never a database overflow
+                regs = list(selectors.registered_players(tournament).filter(pk__in=ids[:2000]))
+            added = services.bulk_checkin(regs, game, actor=request.user)
+    except DomainError as exc:
+        _message_error(request, exc)
+    else:
+        messages.success(request, ngettext("%(n)s player checked in.",
+                                           "%(n)s players checked in.", added) % {"n": added})
+    return redirect(reverse("tournaments:checkin", args=[tournament.slug, game])
+                    + (f"?{urlencode({'q': query})}" if query else ""))
+
+
 @require_GET
 @staff_required("referee")
 def checkin_count(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
     count = selectors.checkin_counts(tournament).get(game, 0)
-    return HttpResponse(str(count))
+    response = HttpResponse(str(count))
+    add_never_cache_headers(response)
+    return response
 
 
 @require_http_methods(["GET", "POST"])
 @staff_required("organizer")
-def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = RoleForm(request.POST or None)
+def staff(request: HttpRequest, tournament: Tournament, invite_form: object = None) -> HttpResponse:
+    from .invitation_views import InvitationForm
+
+    form = RoleForm(request.POST or None) if invite_form is None else RoleForm()
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -358,6 +420,8 @@ def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "links": selectors.links(tournament),
         "registered": selectors.registered_players(tournament),
         "base": request.build_absolute_uri("/")[:-1],
+        "invite_form": invite_form or InvitationForm(),
+        "invitations": tournament.invitations.select_related("accepted_by")[:50],
     }, status=status)
 
 

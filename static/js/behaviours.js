@@ -1,7 +1,14 @@
 /* Small behaviours that used to be inline on* attributes: the content security policy
    (config/security.py) allows no inline script, so pages mark elements with data attributes.
    - <select data-autosubmit>: submit its form when the choice changes (language picker);
-   - <button data-print>: open the print dialog. */
+   - <button data-print>: open the print dialog;
+   - #refusal (base.html): an htmx action the server refused is answered into it (config/htmx.py);
+     here it is emptied when a new action starts, and says so when the server fails (5xx) or
+     cannot be reached, in the page's language (its data-* texts);
+   - <button data-copy="text">: copy the text (an invitation link) to the clipboard;
+   - <input data-value-from="#id">: takes that element's value when its form is submitted
+     (the check-in page's "everyone shown" sends the search typed meanwhile);
+   - [data-keep-selection]: its polling refresh waits while a checkbox in it is ticked. */
 (function () {
   "use strict";
   document.addEventListener("change", function (event) {
@@ -15,6 +22,46 @@
     if (el) {
       event.preventDefault();
       window.print();
+      return;
+    }
+    var copy = event.target && event.target.closest ? event.target.closest("[data-copy]") : null;
+    if (copy && navigator.clipboard) {
+      event.preventDefault();
+      navigator.clipboard.writeText(copy.getAttribute("data-copy")).then(function () {
+        copy.setAttribute("data-copied", "");
+      }, function () {});
     }
   });
+  function refusalArea() { return document.getElementById("refusal"); }
+  function say(key) {
+    var area = refusalArea();
+    if (area) {
+      var p = document.createElement("p");
+      p.className = "refusal";
+      p.textContent = area.getAttribute(key) || "";
+      area.replaceChildren(p);
+    }
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || !form.querySelectorAll) { return; }
+    form.querySelectorAll("input[data-value-from]").forEach(function (input) {
+      var source = document.querySelector(input.getAttribute("data-value-from"));
+      if (source) { input.value = source.value; }
+    });
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-keep-selection")
+        && elt.querySelector("input[type=checkbox]:checked")) {
+      event.preventDefault();
+      return;
+    }
+    var area = refusalArea();
+    // a poll (hx-trigger="every …") leaves a refusal on screen; a person's action clears it
+    var trigger = event.detail && event.detail.elt ? event.detail.elt.getAttribute("hx-trigger") || "" : "";
+    if (area && trigger.indexOf("every") === -1) { area.replaceChildren(); }
+  });
+  document.addEventListener("htmx:responseError", function () { say("data-server-error"); });
+  document.addEventListener("htmx:sendError", function () { say("data-offline"); });
 })();

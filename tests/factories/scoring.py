@@ -120,10 +120,22 @@ def short_data(rows: Sequence[tuple[int, int, int, int | None, bool]]) -> dict[s
     ]}
 
 
+def expire_clock(table: Table) -> None:
+    """A table whose clock runs in the app: its time is up now (E-TIME)."""
+    from django.utils import timezone
+
+    table.refresh_from_db(fields=["deadline", "paused_at"])
+    if table.deadline is not None and table.deadline > timezone.now():
+        past = timezone.now() - dt.timedelta(seconds=1)
+        Table.objects.filter(pk=table.pk).update(deadline=past, paused_at=None)
+
+
 def enter(table: Table, user: Any, kind: str, data: dict[str, Any], ended_by: str = "sdadata",
           confirm_by: Any = None) -> ResultSubmission:
     from scoring.selectors import table_state
 
+    if ended_by == "sdadata":
+        expire_clock(table)  # E-SDADATA: the result of a sdadata closure comes after time is up
     sub = services.submit_result(actor=user, table=table, kind=kind, data=data, ended_by=ended_by,
                                  expected_version=table_state(table).version)
     if confirm_by is not None:

@@ -81,9 +81,10 @@ def scenario_results(tournament: Any, n: int) -> dict[str, Any]:
     from scoring.models import ResultSubmission
     from scoring.selectors import table_state
     from tables.models import Table
-    from tests.factories.scoring import board_data
+    from tests.factories.scoring import board_data, expire_clock
 
     table = Table.objects.filter(game__tournament=tournament, game__number=2).order_by("number")[0]
+    expire_clock(table)  # a sdadata ending comes after the time is up (E-SDADATA)
     seats = list(table.seats.order_by("number"))
     version = table_state(table).version
     body = {"kind": "board", "version": version, "ended_by": "sdadata",

@@ -112,6 +112,15 @@ EXPECTED: dict[str, Any] = {
     "tournaments:link_create": {"post": ORGANIZER},
     "tournaments:link_revoke": {"post": ORGANIZER},
     "tournaments:audit": READ,
+    "tournaments:checkin_bulk": {"post": REFEREE},
+    "api-invitations": {"post": ORGANIZER}, "api-invitation-revoke": {"post": ORGANIZER},
+    "tournaments:invitation_create": {"post": ORGANIZER},
+    "tournaments:invitation_show": READ, "tournaments:invitation_revoke": {"post": ORGANIZER},
+    # an unknown invitation and the first-organizer page of an install that has users: nobody
+    # (tests/tournaments/test_invitations.py covers real invitations and a fresh install)
+    "tournaments:invitation": {"post": set()}, "tournaments:setup": {"post": set()},
+    "tables:slips": {"post": ORGANIZER}, "tables:game_clocks": {"post": ORGANIZER},
+    "tables:player_home": READ, "tables:clock_settings": {"post": ORGANIZER},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

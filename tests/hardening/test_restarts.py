@@ -35,7 +35,7 @@ from django.db import connection
 from scoring.models import ResultSubmission
 from scoring.selectors import table_state
 from tables.models import Table
-from tests.factories.scoring import board_data
+from tests.factories.scoring import board_data, expire_clock
 from tournaments import demo
 from tournaments.models import AuditEntry, Tournament
 
@@ -120,6 +120,7 @@ def _blocked_on_audit(db_url: str) -> bool:
 
 def test_killing_the_web_process_mid_entry_saves_nothing(demo_committed: Tournament, server: Any) -> None:
     table = Table.objects.filter(game__tournament=demo_committed, game__number=2).order_by("number")[0]
+    expire_clock(table)  # a sdadata ending comes after the time is up (E-SDADATA)
     seats = list(table.seats.order_by("number"))
     version = table_state(table).version
     body = {"kind": "board", "version": version, "ended_by": "sdadata",

@@ -143,11 +143,34 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:checkin_toggle": lambda w: {"slug": w.slug, "game": 2, "pk": w.registration},
     "tournaments:role_remove": lambda w: {"slug": w.slug, "pk": w.role},
     "tournaments:link_revoke": lambda w: {"slug": w.slug, "pk": w.link},
+    "tournaments:checkin_bulk": lambda w: {"slug": w.slug, "game": 2},
+    "api-invitations": lambda w: {"slug": w.slug},
+    "api-invitation-revoke": lambda w: {"slug": w.slug, "pk": _invitation(w)},
+    "tournaments:invitation_create": lambda w: {"slug": w.slug},
+    "tournaments:invitation_show": lambda w: {"slug": w.slug, "pk": _invitation(w)},
+    "tournaments:invitation_revoke": lambda w: {"slug": w.slug, "pk": _invitation(w)},
+    # an unknown token, and a setup page that exists only while no user does: refused to all
+    "tournaments:invitation": lambda w: {"token": "x" * 43},
+    "tournaments:setup": lambda w: {},
+    "tables:slips": _game, "tables:game_clocks": _game,
+    "tables:player_home": lambda w: {"slug": w.slug},
+    "tables:clock_settings": lambda w: {"slug": w.slug},
 }
+
+
+def _invitation(w: World) -> int:
+    """An open invitation of the demo tournament (made here: the demo has none)."""
+    from tournaments.models import Invitation, Tournament
+
+    t = Tournament.objects.get(slug=w.slug)
+    inv = Invitation.objects.filter(tournament=t, revoked_at=None, accepted_at=None).first()
+    return (inv or Invitation.objects.create(tournament=t, role="referee")).pk
 
 # Form fields a write needs to get past its own lookups (so "accepted" is not hidden by a 404).
 BODY: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:link_create": lambda w: {"kind": "player", "registration": w.registration},
+    "tournaments:invitation_create": lambda w: {"invite-role": "referee"},
+    "api-invitations": lambda w: {"role": "referee"},
 }
 
 
