@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 from engine import club_formats
 from engine.board import Board
+from engine.exact import Number, decimal, fraction
+from engine.exact import number as _number
 from engine.objectives import Objective, objective_held
 from engine.rulesets import RuleSet
 from engine.violations import EngineError, Violation
@@ -40,11 +44,11 @@ class FinalPlayer:
 @dataclass(frozen=True)
 class SeatScore:
     seat: int
-    game_score: float
+    game_score: Decimal
     extra_objective: int
     armies: int
-    place: float
-    tournament_points: float
+    place: int
+    tournament_points: Decimal  # exact (engine.exact): 7.2875 stays 7.2875
     tiebreak: str | None  # what decided the place against a tied rival, "shared", or None
 
     def as_dict(self) -> dict[str, object]:
@@ -57,10 +61,6 @@ class SeatScore:
             "tournament_points": _number(self.tournament_points),
             "tiebreak": self.tiebreak,
         }
-
-
-def _number(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class Facts:
 class ScoringSystem:
     id: str
     description: str
-    game_score: Callable[[Facts, int], float]
+    game_score: Callable[[Facts, int], int]
     tiebreaks: tuple[str, ...] = ("extra_objective", "armies", "later_seat")
     place_bonus: Callable[[Facts], tuple[float, ...]] = field(default=lambda f: ())
     club: club_formats.ClubFormat | None = None  # a club format: Punti Torneo from P and places
@@ -112,19 +112,19 @@ def _card_territories(facts: Facts, seat: int) -> frozenset[str]:
 
 
 # ------------------------------------------------------------------ the systems
-def _s_rtu(f: Facts, seat: int) -> float:
+def _s_rtu(f: Facts, seat: int) -> int:
     """S-RTU: a fixed 100 for RisiKo!, else the values of the own card's territories held."""
     if f.winner == seat:
         return f.rs.objective_points_risiko
     return f.objective_points[seat]
 
 
-def _s_m1(f: Facts, seat: int) -> float:
+def _s_m1(f: Facts, seat: int) -> int:
     """S-M1: all territories held, +50 to whoever met the objective before time."""
     return f.held_points[seat] + (50 if f.winner == seat else 0)
 
 
-def _s_m2(f: Facts, seat: int) -> float:
+def _s_m2(f: Facts, seat: int) -> int:
     """S-M2: own objective's territories only; all territories for whoever met the objective.
 
     A classic card without territories (conquer 24, destroy a colour) counts every territory,
@@ -135,19 +135,19 @@ def _s_m2(f: Facts, seat: int) -> float:
     return f.objective_points[seat]
 
 
-def _s_m3(f: Facts, seat: int) -> float:
+def _s_m3(f: Facts, seat: int) -> int:
     """S-M3 on M1: plus one point per army on the board."""
     return _s_m1(f, seat) + f.armies_total[seat]
 
 
-def _s_m3_m2(f: Facts, seat: int) -> float:
+def _s_m3_m2(f: Facts, seat: int) -> int:
     """S-M3 on M2: plus one point per army inside the objective (all armies when M2 counts all)."""
     if f.winner == seat or not _card_territories(f, seat):
         return _s_m2(f, seat) + f.armies_total[seat]
     return _s_m2(f, seat) + f.armies_in_objective[seat]
 
 
-def _s_ta(f: Facts, seat: int) -> float:
+def _s_ta(f: Facts, seat: int) -> int:
     """S-TA: victory points = values of all territories held (the objective still wins first)."""
     return f.held_points[seat]
 
@@ -162,7 +162,7 @@ def _medio_winner(f: Facts) -> int | None:
     return max(alive, key=lambda s: (f.held_points[s], f.armies_total[s], s))
 
 
-def _s_medio(f: Facts, seat: int) -> float:
+def _s_medio(f: Facts, seat: int) -> int:
     """S-MEDIO (seed 001) for one game: the victory or loss factor, rounded down.
 
     Victory factor = points held × players / 2 (× 2 with total supremacy); loss factor = points
@@ -338,7 +338,7 @@ def check_board(
 
 
 # ------------------------------------------------------------------ ranking
-def _tiebreak_key(f: Facts, seat: int, name: str) -> float:
+def _tiebreak_key(f: Facts, seat: int, name: str) -> int:
     if name == "extra_objective":
         return f.extra(seat)
     if name == "armies":
@@ -375,7 +375,7 @@ def score_game(
     owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
     armies_c = {board.canonical(t) or t: a for t, a in armies.items()}
     f = _facts(board, rs, players, objectives, owners_c, armies_c, ended_by, total_supremacy)
-    score = {p.seat: float(scoring.game_score(f, p.seat)) for p in players}
+    score = {p.seat: decimal(scoring.game_score(f, p.seat)) for p in players}
     # S-TA ties that survive its tie-breaks are settled by an extra round the engine cannot play
     shared = rs.shared_places or "later_seat" not in scoring.tiebreaks
 
@@ -383,7 +383,7 @@ def score_game(
     eliminated = sorted((p for p in players if p.eliminated is not None), key=lambda p: -(p.eliminated or 0))
     breaks = () if rs.shared_places else scoring.tiebreaks
 
-    def key(seat: int) -> tuple[float, ...]:
+    def key(seat: int) -> tuple[Number, ...]:
         return (1 if seat == f.winner else 0, score[seat], *(_tiebreak_key(f, seat, b) for b in breaks))
 
     order = sorted(survivors, key=key, reverse=True) + [p.seat for p in eliminated]
@@ -395,13 +395,13 @@ def score_game(
         else:
             groups.append([seat])
     bonuses = scoring.place_bonus(f)
-    club_points: dict[int, float] = {}
+    club_points: dict[int, Decimal] = {}
     if club is not None:
         placed: list[club_formats.Seat] = []
         at = 1
         for group in groups:
             for seat in group:
-                placed.append(club_formats.Seat(seat, score[seat], float(at), len(group), seat not in survivors))
+                placed.append(club_formats.Seat(seat, score[seat], at, len(group), seat not in survivors))
             at += len(group)
         try:
             club_points = club_formats.tournament_points(club, placed)
@@ -411,7 +411,8 @@ def score_game(
     position = 1
     for group in groups:
         covered = range(position, position + len(group))
-        bonus = sum(bonuses[i - 1] if i - 1 < len(bonuses) else 0 for i in covered) / len(group)
+        bonus = sum((fraction(bonuses[i - 1]) if i - 1 < len(bonuses) else Fraction(0) for i in covered),
+                    Fraction(0)) / len(group)
         for seat in group:
             tiebreak = ("shared" if rs.shared_places else "extra_round") if len(group) > 1 else _decider(f, seat, survivors, score, breaks, eliminated)
             result[seat] = SeatScore(
@@ -419,8 +420,8 @@ def score_game(
                 game_score=score[seat],
                 extra_objective=f.extra(seat),
                 armies=f.armies_total[seat],
-                place=float(position),
-                tournament_points=club_points[seat] if club is not None else score[seat] + bonus,
+                place=position,
+                tournament_points=club_points[seat] if club is not None else decimal(fraction(score[seat]) + bonus),
                 tiebreak=tiebreak,
             )
         position += len(group)
@@ -431,7 +432,7 @@ def _decider(
     f: Facts,
     seat: int,
     survivors: list[int],
-    score: Mapping[int, float],
+    score: Mapping[int, Decimal],
     breaks: tuple[str, ...],
     eliminated: Sequence[FinalPlayer],
 ) -> str | None:
