@@ -6,10 +6,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.utils import encoders
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.errors import DomainError
+from engine.exact import ExactEncoderMixin
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -32,3 +35,13 @@ class SafeLimitOffsetPagination(LimitOffsetPagination):
 
     def get_offset(self, request: Any) -> int:
         return min(super().get_offset(request), self.max_offset)
+
+
+class ExactJSONEncoder(ExactEncoderMixin, encoders.JSONEncoder):
+    """DRF's encoder (dates, lazy strings…) writing Decimals as the exact JSON numbers they spell
+    (a score of 7.2875 is ``7.2875`` in every response, never through a binary float)."""
+
+
+class ExactJSONRenderer(JSONRenderer):
+    encoder_class = ExactJSONEncoder
+

@@ -12,6 +12,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Prefetch
 
+from engine.exact import decimal
 from tables.models import Game, Seat, Table
 from tournaments.models import Player, Registration, Tournament
 
@@ -152,9 +153,9 @@ def game_results(pairs: Iterable[tuple[TableState, ResultSubmission]]) -> list[s
             if r.get("player") is None:
                 continue  # a ghost seat
             out.append(st.GameResult(
-                player=int(r["player"]), game=state.table.game.number, points=float(r["tournament_points"]),
-                extra=int(r["extra_objective"]), armies=int(r["armies"]), place=float(r["place"]),
-                table=state.table.number, game_score=float(r["game_score"]),
+                player=int(r["player"]), game=state.table.game.number, points=decimal(r["tournament_points"]),
+                extra=int(r["extra_objective"]), armies=int(r["armies"]), place=int(decimal(r["place"])),
+                table=state.table.number, game_score=decimal(r["game_score"]),
                 eliminated=r.get("eliminated") is not None,
             ))
     return out

@@ -48,15 +48,21 @@ class TableResultsSerializer(serializers.Serializer):
     submissions = SubmissionSerializer(many=True)
 
 
+def exact_number(help_text: str = "") -> serializers.DecimalField:
+    """A score as the API writes it: an exact decimal JSON number (7.2875, never 7.287)."""
+    return serializers.DecimalField(max_digits=20, decimal_places=4, coerce_to_string=False,
+                                    help_text=help_text or "exact decimal number")
+
+
 class StandingsGameSerializer(serializers.Serializer):
     game = serializers.IntegerField()
-    points = serializers.FloatField()
+    points = exact_number("the game's tournament points (Punti Torneo), exact")
     counted = serializers.BooleanField()
-    place = serializers.FloatField()
+    place = serializers.IntegerField()
     table = serializers.IntegerField()
     extra = serializers.IntegerField()
     armies = serializers.IntegerField()
-    game_score = serializers.FloatField()
+    game_score = exact_number("the game score (P)")
 
 
 class StandingsRowSerializer(serializers.Serializer):
@@ -65,7 +71,7 @@ class StandingsRowSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField()
-    total = serializers.FloatField()
+    total = exact_number("total of the games that count, exact")
     extra = serializers.IntegerField()
     armies = serializers.IntegerField()
     played = serializers.IntegerField()

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
+from engine.exact import decimal
 from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
@@ -307,8 +308,8 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             changes[key] = [m.strip() for m in value.split(",") if m.strip()] if key == "chain" else value
             if key in ("win_bonus", "shared_win_bonus"):
                 try:
-                    changes[key] = float(value.replace(",", "."))
-                except ValueError:
+                    changes[key] = decimal(value)  # exact: "12,5" is 12.5
+                except (ValueError, ArithmeticError):
                     changes[key] = value
         try:
             services.apply_preset(actor=request.user, tournament=tournament, preset_id=chosen, changes=changes)
