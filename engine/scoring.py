@@ -265,75 +265,93 @@ def check_board(
     """Every reason a final board is impossible, each with its rule id (event None)."""
     out: list[Violation] = []
 
-    def bad(rule: str, message: str) -> None:
-        out.append(Violation(None, rule, message))
+    def bad(rule: str, message: str, code: str = "", **params: Any) -> None:
+        out.append(Violation(None, rule, message, code, params))
 
     if ended_by not in ENDINGS:
-        bad("FORMAT", f"ended_by must be one of {list(ENDINGS)}, not {ended_by!r}")
+        bad("FORMAT", f"ended_by must be one of {list(ENDINGS)}, not {ended_by!r}", "board.bad_ending",
+            ending=ended_by)
     seats = [p.seat for p in players]
     if len(set(seats)) != len(seats) or not players:
-        bad("FORMAT", f"seats must be listed once each, got {seats}")
+        bad("FORMAT", f"seats must be listed once each, got {seats}", "board.seats_twice",
+            seats=", ".join(map(str, seats)))
     orders = [p.eliminated for p in players if p.eliminated is not None]
     if sorted(orders) != list(range(1, len(orders) + 1)):
-        bad("FORMAT", f"elimination orders must be 1..{len(orders)}, got {sorted(orders)}")
+        bad("FORMAT", f"elimination orders must be 1..{len(orders)}, got {sorted(orders)}", "board.elimination_orders",
+            n=len(orders), orders=", ".join(map(str, sorted(orders))))
     seen: dict[str, str] = {}
     for name, seat in owners.items():
         canonical = board.canonical(name)
         if canonical is None:
-            bad("FORMAT", f"unknown territory {name!r} on map {board.id!r}")
+            bad("FORMAT", f"unknown territory {name!r} on map {board.id!r}", "board.unknown_territory",
+                territory=name, map=board.id)
             continue
         if canonical in seen:
-            bad("B-MAP", f"{canonical} is owned twice ({seen[canonical]!r} and {name!r})")
+            bad("B-MAP", f"{canonical} is owned twice ({seen[canonical]!r} and {name!r})", "board.owned_twice",
+                territory=canonical)
         seen[canonical] = name
         if seat not in seats:
-            bad("FORMAT", f"{canonical} is owned by seat {seat!r}, which is not at the table")
+            bad("FORMAT", f"{canonical} is owned by seat {seat!r}, which is not at the table",
+                "board.owner_not_seated", territory=canonical, seat=seat)
     missing = [t for t in board.names if t not in seen]
     if missing:
-        bad("B-MAP", f"{len(missing)} territories have no owner: {', '.join(missing)}")
+        bad("B-MAP", f"{len(missing)} territories have no owner: {', '.join(missing)}", "board.unowned",
+            n=len(missing), territories=", ".join(missing))
     per_seat = dict.fromkeys(seats, 0)
     for name, seat in owners.items():
         count = armies.get(name)
         if count is None:
-            bad("FORMAT", f"no armies given for {name}")
+            bad("FORMAT", f"no armies given for {name}", "board.no_armies", territory=name)
         elif isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            bad("A-OCCUPY", f"{name} holds {count!r} armies; every territory holds at least 1")
+            bad("A-OCCUPY", f"{name} holds {count!r} armies; every territory holds at least 1", "board.empty_territory",
+                territory=name, armies=count)
         elif seat in per_seat:
             per_seat[seat] += count
     for name in armies:
         if name not in owners:
-            bad("FORMAT", f"armies given for {name!r}, which has no owner")
+            bad("FORMAT", f"armies given for {name!r}, which has no owner", "board.armies_without_owner",
+                territory=name)
     if rs.army_cap is not None:
         for seat, total in per_seat.items():
             if total > rs.army_cap:
-                bad("D-CAP", f"seat {seat} has {total} armies on the board (at most {rs.army_cap})")
+                bad("D-CAP", f"seat {seat} has {total} armies on the board (at most {rs.army_cap})", "board.army_cap",
+                    seat=seat, n=total, cap=rs.army_cap)
     alive = {p.seat for p in players if p.eliminated is None}
     for p in players:
         if p.eliminated is not None:
             kept = sum(1 for s in owners.values() if s == p.seat)
             if kept:
-                bad("A-ELIM", f"seat {p.seat} is eliminated but owns {kept} territories")
+                bad("A-ELIM", f"seat {p.seat} is eliminated but owns {kept} territories", "board.eliminated_owns",
+                    seat=p.seat, n=kept)
         elif p.seat not in owners.values() and owners:
-            bad("A-ELIM", f"seat {p.seat} owns nothing but is not marked eliminated")
+            bad("A-ELIM", f"seat {p.seat} owns nothing but is not marked eliminated", "board.owns_nothing",
+                seat=p.seat)
         if not p.objective:  # None or "" (a record without a card)
             if p.eliminated is None:
-                bad("O-RTU", f"seat {p.seat} has no objective card")
+                bad("O-RTU", f"seat {p.seat} has no objective card", "board.no_card", seat=p.seat)
         elif p.objective not in objectives:
-            bad("O-RTU", f"seat {p.seat}: unknown objective card {p.objective!r}")
+            bad("O-RTU", f"seat {p.seat}: unknown objective card {p.objective!r}", "board.unknown_card",
+                seat=p.seat, card=p.objective)
     owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
     holders = [s for s in sorted(alive) if _holds(board, players, objectives, owners_c, armies, s)]
     if ended_by == "objective" and len(holders) != 1:
-        bad("O-RTU", "the game ended by objective but no seat holds its whole card" if not holders
-            else f"seats {holders} all hold their whole card")
+        if not holders:
+            bad("O-RTU", "the game ended by objective but no seat holds its whole card", "board.no_objective_holder")
+        else:
+            bad("O-RTU", f"seats {holders} all hold their whole card", "board.many_objective_holders",
+                seats=", ".join(map(str, holders)))
     if ended_by != "objective":
         for s in holders:
             obj = objectives[next(p.objective for p in players if p.seat == s) or ""]
             if obj.kind == "territories":
-                bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by objective")
+                bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by objective",
+                    "board.should_have_ended", seat=s, card=obj.id)
     # the scoresheet's "Totale Punti": every point on the map belongs to exactly one seat
     facts = _facts(board, rs, players, objectives, owners_c, armies, ended_by)
     total = sum(facts.objective_points[s] + facts.extra(s) for s in seats)
     if total != board.total_value:
-        bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}")
+        bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}",
+            "board.points_total", total=total, expected=board.total_value)
     return out
 
 

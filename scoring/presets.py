@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.club_formats import CLUB_FORMATS
 from tables.knockout import RCU_THRESHOLDS
 
-from .standings import METRICS
+from . import labels
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,10 @@ class Preset:
         return {
             "id": self.id, "name": str(self.name), "scoring_system": self.scoring_system,
             "scoring_numbers": club.as_dict() if club is not None else {},
+            "scoring_explained": labels.system(self.scoring_system),
             "method": self.method, "best_n": self.best_n, "games_count": self.games_count,
             "chain": list(self.chain),
-            "chain_explained": [str(METRICS[m][1]) for m in self.chain],
+            "chain_explained": [labels.metric(m) for m in self.chain],
             "rounds": {str(n): {"priorities": list(r.priorities), "seeding": r.seeding, "by_region": r.by_region}
                        for n, r in sorted(self.rounds.items())},
             "knockout": self.knockout,

@@ -16,11 +16,11 @@ from engine.exact import decimal
 from tables.models import Game, Seat, Table
 from tournaments.models import Player, Registration, Tournament
 
+from . import labels
 from . import standings as st
 from .models import Confirmation, ResultSubmission, ScoringSettings
 
 MISSING, TO_CONFIRM, CONFIRMED, DISPUTED = "missing", "to_confirm", "confirmed", "disputed"
-STATUS_LABELS = {MISSING: "missing", TO_CONFIRM: "to confirm", CONFIRMED: "confirmed", DISPUTED: "disputed"}
 CACHE_TTL = 300
 
 
@@ -163,7 +163,20 @@ def game_results(pairs: Iterable[tuple[TableState, ResultSubmission]]) -> list[s
 
 def standings(tournament: Tournament) -> dict[str, Any]:
     """{"rows": [...], "games": [1, 2, 3], "method", "best_n", "publish_unconfirmed"}; cached
-    until the next write to a result or a confirmation (services invalidate it)."""
+    until the next write to a result or a confirmation (services invalidate it). The cached data
+    holds codes; the labels are added in the language of the request (scoring.labels)."""
+    return _with_labels(_standings(tournament))
+
+
+def _with_labels(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **data,
+        "chain_explained": {m: labels.metric(m) for m in data["chain"]},
+        "rows": [{**r, "tiebreak_label": labels.metric(r["tiebreak"])} for r in data["rows"]],
+    }
+
+
+def _standings(tournament: Tournament) -> dict[str, Any]:
     key = _cache_key(tournament.pk)
     cached = cache.get(key)
     if cached is not None:
@@ -185,7 +198,6 @@ def standings(tournament: Tournament) -> dict[str, Any]:
         "method": method,
         "preset": conf.preset,
         "chain": chain,
-        "chain_explained": {m: str(st.METRICS[m][1]) for m in chain},
         "best_n": conf.best_n,
         "publish_unconfirmed": conf.publish_unconfirmed,
         "games": list(range(1, tournament.games_count + 1)),
@@ -194,7 +206,6 @@ def standings(tournament: Tournament) -> dict[str, Any]:
         "stamp": uuid.uuid4().hex,
         "rows": [
             {**row.as_dict(), "name": names.get(row.player, "?"),
-             "tiebreak_label": str(st.METRICS[row.tiebreak][1]) if row.tiebreak else "",
              "club": players[row.player].club.name if row.player in players and players[row.player].club else ""}
             for row in rows
         ],

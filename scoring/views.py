@@ -22,7 +22,7 @@ from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
 
-from . import selectors, services
+from . import labels, selectors, services
 from .models import ResultSubmission
 from .standings import METRICS
 
@@ -317,9 +317,13 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             error = exc
     rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
+    for row in rows:  # codes said in words (scoring.labels)
+        row["numbers"] = labels.club_numbers(row["scoring_numbers"])
+        row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]
+        row["seeding_labels"] = {n: str(labels.SEEDINGS.get(r["seeding"], r["seeding"])) for n, r in row["rounds"].items()}
     return render(request, "scoring/format.html", {
         "tournament": tournament, "presets": rows, "settings": conf, "chosen": chosen, "typed": typed,
-        "error": error, "metrics": [(k, v[1]) for k, v in METRICS.items()],
+        "error": error, "metrics": [(k, labels.metric(k)) for k in METRICS],
     }, status=400 if error else 200)
 
 

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.errors import DomainError, PermissionDeniedError
 
-from . import selectors, services
+from . import audit_text, selectors, services
 from .access import linked_player, use_access_link
 from .forms import (
     CsvImportForm,
@@ -405,6 +405,6 @@ def link_revoke(request: HttpRequest, tournament: Tournament, pk: int) -> HttpRe
 @require_GET
 @staff_required("organizer")
 def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    entries = selectors.audit_log(tournament)[:500]
+    entries = audit_text.sentences(selectors.audit_log(tournament)[:500])
     return render(request, "tournaments/audit.html", {"tournament": tournament,
                                                        "entries": entries})
