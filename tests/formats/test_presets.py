@@ -11,7 +11,7 @@ import pytest
 from config.errors import DomainError, PermissionDeniedError
 from engine import exact
 from engine.scoring import SCORING_SYSTEMS
-from scoring import presets, selectors, services
+from scoring import labels, presets, selectors, services
 from scoring.standings import METRICS
 from tables.seating import PRIORITIES
 from tests.factories import scoring as f
@@ -137,4 +137,4 @@ def test_standings_page_explains_the_tie_break(event: dict[str, Any], client: An
     assert [(r["player"], r["total"], r["wins"]) for r in rows[:2]] == [(a.pk, 130, 1), (b.pk, 130, 1)]
     assert rows[0]["tiebreak"] == rows[1]["tiebreak"] == "best_game"  # total, wins level: best game 100 > 90
     page = client.get(f"/t/{t.slug}/standings/")
-    assert str(METRICS[rows[0]["tiebreak"]][1]).encode() in page.content
+    assert labels.metric(rows[0]["tiebreak"]).encode() in page.content
