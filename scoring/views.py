@@ -122,7 +122,7 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except PermissionDeniedError as exc:
         raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
-        messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+        messages.error(request, exc.text)
     return redirect("scoring:table", slug=tournament.slug, pk=sub.table_id)
 
 

@@ -36,7 +36,7 @@ def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
 
 
 def _message_error(request: HttpRequest, exc: DomainError) -> None:
-    text = f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+    text = exc.text
     messages.error(request, text)
 
 
@@ -216,7 +216,7 @@ def registration_national_id(request: HttpRequest, tournament: Tournament, pk: i
         except PermissionDeniedError as exc:
             raise PermissionDenied(exc.message) from exc
         except DomainError as exc:
-            error = f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+            error = exc.text
         else:
             messages.success(request, _("National id of %(name)s saved.")
                              % {"name": reg.player.full_name})
