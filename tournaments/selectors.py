@@ -6,23 +6,33 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from .models import AccessLink, AuditEntry, CheckIn, Player, Registration, Tournament
+from .models import (
+    AccessLink,
+    AuditEntry,
+    CheckIn,
+    Player,
+    Registration,
+    Tournament,
+    TournamentRole,
+)
 from .permissions import is_organizer, is_referee
 
 
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     """Public tournaments (not drafts), plus the drafts of tournaments the user works on."""
+    # The roles are looked up in a subquery, not joined: a join repeats each registration once
+    # per role row and the count doubled (40 players for a 20-player event).
     qs = Tournament.objects.annotate(
         registered_count=Count(
-            "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)
+            "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED), distinct=True,
         )
     )
     if getattr(user, "is_superuser", False):
         return qs
     visible = ~Q(status=Tournament.Status.DRAFT)
     if getattr(user, "is_authenticated", False):
-        visible |= Q(roles__user=user)
-    return qs.filter(visible).distinct()
+        visible |= Q(pk__in=TournamentRole.objects.filter(user=user).values("tournament_id"))
+    return qs.filter(visible)
 
 
 def can_see(user: Any, tournament: Tournament) -> bool:
