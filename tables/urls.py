@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import views
+from tables import print_views, views
 
 app_name = "tables"
 game = "t/<slug:slug>/games/<id:number>/"
@@ -9,10 +9,12 @@ urlpatterns = [
     path(game + "tables/", views.game_tables, name="game_tables"),
     path(game + "tables/<id:table>/", views.table_page, name="table"),
     path(game + "tables/<id:table>/sheet/", views.sheet, name="sheet"),
+    path(game + "scoresheets/", print_views.scoresheets, name="scoresheets"),
     path(game + "where/", views.where, name="where"),
     path(game + "objective/", views.objective, name="objective"),
     path(game + "organize/", views.organize, name="organize"),
     path("qr.svg", views.qr_image, name="qr"),
     path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
     path("t/<slug:slug>/knockout/phases/", views.phases_page, name="phases"),
+    path("t/<slug:slug>/meetings/", print_views.meetings, name="meetings"),
 ]
