@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 from engine.exact import decimal
 from tables.models import Game, Seat, Table
@@ -265,6 +266,8 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     conf = settings_for(tournament)
     preset = presets.get(conf.preset)
     event_type = tournament.event_type or (preset.ranking_class if preset is not None else "") or "AMC"
+    source = "tournament" if tournament.event_type else ("preset" if preset is not None and preset.ranking_class
+                                                          else "default")
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
     table_games = len(pairs)
@@ -285,8 +288,15 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
         game_list.append({"round": state.table.game.number, "table": state.table.number,
                           "seats": [(r.get("player") or -1, r["tournament_points"]) for r in seats],
                           "winner": winner or ""})
+    klass = rk.event_class(event_type, rounds)
+    notice = ""
+    if source == "default":
+        notice = _("This tournament has no event type (Tipologia) and no format preset, so it is ranked as "
+                   "%(type)s, class %(cls)s: the national ranking does not count it. Set the tournament's event "
+                   "type, or choose its format, to rank it (K-RANKING).") % {"type": event_type, "cls": klass}
     return {
-        "event_type": event_type, "class": rk.event_class(event_type, rounds), "table_games": table_games,
+        "event_type": event_type, "event_type_source": source, "notice": notice,
+        "class": klass, "table_games": table_games,
         "counts": rk.counts(table_games, dates[-1].year), "year": dates[-1].year,
         "contributions": [{"player": s.player, "name": r["name"], "club": r.get("club", ""), "position": s.position,
                            "vt": vt.get(s.player, 0.0)} for s, r in zip(stand, rows, strict=True)],
