@@ -249,7 +249,8 @@ def submission_rows(sub: ResultSubmission, seats: Sequence[Seat]) -> list[dict[s
     by_no = {s.number: s for s in seats}
     entered = {int(p["seat"]): p for p in sub.data.get("players", [])}
     return [
-        {**r, "seat_obj": by_no.get(r["seat"]), "entered": entered.get(r["seat"], {})}
+        {**r, "seat_obj": by_no.get(r["seat"]), "entered": entered.get(r["seat"], {}),
+         "tiebreak_label": labels.seat_tiebreak(r.get("tiebreak"))}
         for r in sorted(sub.scores, key=lambda r: r["seat"])
     ]
 

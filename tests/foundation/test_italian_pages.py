@@ -52,6 +52,9 @@ def english_phrases() -> set[str]:
         phrases |= _fragments(system.description)
     for fmt in CLUB_FORMATS.values():
         phrases |= _fragments(fmt.description)
+    # the tie-breaks that place a seat at its table, by their code (engine.scoring.SeatScore.tiebreak)
+    phrases |= {code.replace("_", " ") for code in ("extra_objective", "later_seat", "extra_round",
+                                                     "elimination_order")}
     # the engine's own English refusals, as its command line says them
     phrases |= {"territories have no owner", "every territory holds at least 1", "is owned twice",
                 "is eliminated but owns", "the game should have ended by objective"}
