@@ -55,10 +55,22 @@ def english_phrases() -> set[str]:
     # the tie-breaks that place a seat at its table, by their code (engine.scoring.SeatScore.tiebreak)
     phrases |= {code.replace("_", " ") for code in ("extra_objective", "later_seat", "extra_round",
                                                      "elimination_order")}
-    # the engine's own English refusals, as its command line says them
-    phrases |= {"territories have no owner", "every territory holds at least 1", "is owned twice",
-                "is eliminated but owns", "the game should have ended by objective"}
+    # the engine's own English refusals, as its command line says them: a hopeless board makes
+    # check_board say most of them
+    phrases |= {f for v in _engine_refusals() for f in _fragments(re.sub(r"\b\d+\b|'[^']*'", "|", v))}
     return phrases
+
+
+def _engine_refusals() -> list[str]:
+    from engine.board import load_board
+    from engine.rulesets import get_ruleset
+    from engine.scoring import FinalPlayer, check_board
+
+    board = load_board("world")
+    players = [FinalPlayer(1, None), FinalPlayer(2, "nowhere", 1), FinalPlayer(2, None, 3)]
+    owners = {"Alaska": 2, "alaska": 1, "Atlantide": 1, "Brasile": 9}
+    armies = {"Alaska": 0, "Perù": 3}
+    return [v.message for v in check_board(board, get_ruleset("RTU"), players, {}, owners, armies, "objective")]
 
 
 def page_text(content: bytes) -> str:
@@ -81,6 +93,7 @@ def test_phrases_come_from_the_catalogue_and_the_codes() -> None:
     assert len(phrases) > 300
     assert "total of the games that count" in phrases  # a tie-break metric (a code's text)
     assert "is not playing at this table" in phrases  # a msgid
+    assert "territories have no owner" in phrases  # the engine's English, derived from check_board
 
 
 def test_demo_pages_in_italian_show_no_english_message(demo: Client) -> None:
