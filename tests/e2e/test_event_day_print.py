@@ -77,4 +77,24 @@ def test_standings_at_360px_show_every_digit_and_keep_the_scroll(browser: Any) -
     assert scrolled > 0
     phone.wait_for_timeout(6500)  # one periodic refresh (every 5 s)
     assert phone.locator("#standings").evaluate("e => e.scrollLeft") == scrolled
+    # no button is clipped at 360 px, on the standings or on the organizer's pages
+    from django.contrib.auth import get_user_model
+
+    org = get_user_model().objects.filter(tournament_roles__tournament=ev["t"],
+                                          tournament_roles__role="organizer").first()
+    org.set_password("pw-360-px")
+    org.save()
+    phone.goto(reverse("login"))
+    phone.fill("input[name=username]", org.username)
+    phone.fill("input[name=password]", "pw-360-px")
+    phone.click("form button[type=submit]")
+    for url in (reverse("scoring:standings", args=[ev["t"].slug]), reverse("scoring:status", args=[ev["t"].slug]),
+                reverse("scoring:format", args=[ev["t"].slug]), reverse("tournaments:manage", args=[ev["t"].slug])):
+        phone.goto(url)
+        clipped = phone.evaluate(
+            """() => [...document.querySelectorAll('button, .button, a.button')].filter(e => {
+                const r = e.getBoundingClientRect();
+                return r.width > 0 && (e.scrollWidth > e.clientWidth + 1 || r.right > window.innerWidth + 0.5);
+            }).map(e => e.textContent.trim())""")
+        assert not clipped, (url, clipped)
     browser.assert_clean()
