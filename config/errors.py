@@ -19,6 +19,13 @@ class DomainError(Exception):
         self.field = field
         self.rule = rule
 
+    @property
+    def text(self) -> str:
+        """The message as a page shows it: a rule id of the rules (``D-50``, ``K-BEST2``) is
+        cited after it; an internal kind of refusal (``DUPLICATE``, ``REQUIRED``, ``STATUS``…)
+        is not, the sentence says it (the API still gives it as ``rule``)."""
+        return f"{self.message} [{self.rule}]" if self.rule and "-" in self.rule else self.message
+
     def as_dict(self) -> dict[str, object]:
         key = self.field or "non_field_errors"
         return {key: [self.message], "rule": self.rule, "detail": self.message}

@@ -194,6 +194,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.SafeLimitOffsetPagination",  # bounded offset/limit
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # scores are exact decimals: written as the JSON numbers they spell (config/api.py)
+    # a key repeated in one JSON object is refused, not silently overwritten (config/api.py)
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api.StrictJSONParser", "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_RENDERER_CLASSES": [
+        "config.api.ExactJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "RisiKo! tournaments API",

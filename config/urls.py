@@ -3,6 +3,7 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config.converters import IdConverter
+from config.favicon import favicon
 from config.health import healthz
 
 # Before the apps' URLconfs are included: they route ids as <id:...> (never the unbounded <int:>).
@@ -17,6 +18,7 @@ api_patterns = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine import exact
 from engine.violations import EngineError
 
 OK, VIOLATIONS, UNUSABLE = 0, 1, 2
@@ -29,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _dump(obj: object) -> str:
-    return json.dumps(obj, ensure_ascii=False)
+    return exact.dumps(obj, ensure_ascii=False)  # scores as exact decimal numbers
 
 
 def _fail(reason: str) -> int:

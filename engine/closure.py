@@ -67,7 +67,8 @@ class ClosureState:
     @classmethod
     def start(cls, rs: RuleSet, players: int, first_seat: int = 1) -> ClosureState:
         if players < 1 or not 1 <= first_seat <= players:
-            raise EngineError("T-SIZE", f"cannot start a closure for {players} players at seat {first_seat}")
+            raise EngineError("T-SIZE", f"cannot start a closure for {players} players at seat {first_seat}",
+                              "closure.bad_start", {"players": players, "seat": first_seat})
         order = tuple(range(first_seat, players + 1)) + tuple(range(1, first_seat))
         return cls(
             seats=order,
@@ -150,11 +151,11 @@ class ClosureState:
 
     def time_expired(self) -> ClosureState:
         if self.closure == "none":
-            raise EngineError("E-TIME", "this rule set plays without a time limit")
+            raise EngineError("E-TIME", "this rule set plays without a time limit", "closure.no_time_limit")
         if self.phase == ENDED:
-            raise EngineError("E-TIME", "the game has already ended")
+            raise EngineError("E-TIME", "the game has already ended", "closure.ended")
         if self.phase != PLAY:
-            raise EngineError("E-TIME", "the time has already expired")
+            raise EngineError("E-TIME", "the time has already expired", "closure.already_expired")
         if self.supplementary == "turns" and self.closure != "time_attack":
             anchor = self.seat
         else:
@@ -179,25 +180,31 @@ class ClosureState:
     def end_turn(self, seat: int, conquered: int, roll: tuple[int, ...] | None = None) -> ClosureState:
         """The turn of ``seat`` ends after ``conquered`` conquests, with its sdadata ``roll`` if any."""
         if self.phase == ENDED:
-            raise EngineError("E-SDADATA", "the game has already ended")
+            raise EngineError("E-SDADATA", "the game has already ended", "closure.ended")
         if seat != self.seat:
-            raise EngineError("T-ORDER", f"it is seat {self.seat}'s turn, not seat {seat}'s")
+            raise EngineError("T-ORDER", f"it is seat {self.seat}'s turn, not seat {seat}'s", "closure.not_your_turn",
+                              {"turn": self.seat, "seat": seat})
         threshold = self.current_threshold()
         if threshold is None:
             if roll is not None and self.phase == PLAY:
-                raise EngineError("E-TIME", f"seat {seat} rolled the sdadata but the time has not expired")
+                raise EngineError("E-TIME", f"seat {seat} rolled the sdadata but the time has not expired",
+                                  "closure.roll_before_time", {"seat": seat})
             if roll is not None:
-                raise EngineError("E-SUPP", f"no sdadata roll before the end of the supplementary round (seat {seat})")
+                raise EngineError("E-SUPP", f"no sdadata roll before the end of the supplementary round (seat {seat})",
+                                  "closure.roll_in_supplementary", {"seat": seat})
         elif self.barred(conquered):
             if roll is not None:
                 raise EngineError(
-                    "E-BAR", f"seat {seat} conquered {conquered} territories and may not roll the sdadata"
+                    "E-BAR", f"seat {seat} conquered {conquered} territories and may not roll the sdadata",
+                    "closure.barred", {"seat": seat, "conquered": conquered},
                 )
         else:
             if roll is None:
-                raise EngineError("E-SDADATA", f"seat {seat} must roll the sdadata (ends on ≤ {threshold})")
+                raise EngineError("E-SDADATA", f"seat {seat} must roll the sdadata (ends on ≤ {threshold})",
+                                  "closure.must_roll", {"seat": seat, "threshold": threshold})
             if len(roll) != self.dice or any(not 1 <= d <= 6 for d in roll):
-                raise EngineError("E-SDADATA", f"the sdadata is {self.dice} dice of 1 to 6, not {list(roll)}")
+                raise EngineError("E-SDADATA", f"the sdadata is {self.dice} dice of 1 to 6, not {list(roll)}",
+                                  "closure.bad_dice", {"dice": self.dice, "roll": ", ".join(map(str, roll))})
         if threshold is not None and roll is not None and sum(roll) <= threshold:
             return replace(self, phase=ENDED, ended_by="sdadata", conquered=0)
         nxt, new_round = self._next_seat(seat)

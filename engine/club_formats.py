@@ -18,18 +18,32 @@ against the clubs' tool (data/CLUB-TOOLS.md §1.3):
 * S-SPARTAC: the table-size factor multiplies the winner's P only (100 + P × 1.25 at 5); a
   RisiKo! is worth 100 + 100 = 200 (the tool's code, not its manual's 186);
 * S-GUFO: an eliminated player gets the eliminated bonus of their place and no P;
-* S-BGL: PBG = own P ÷ the table's total P (own P included), truncated to 3 decimals; at a
-  3-player table a phantom worth 0.9 × the table's average P joins the total.
+* S-OPEN: at a 5-player table the sole winner's P × 1.25 counts at most 100
+  (``sole_winner_cap``), so a winner above 80, RisiKo! included, scores 150;
+* S-BGL: PBG = own P ÷ the table's total P (own P included), truncated to 3 decimals. A
+  3-player table is scored as a 4-player one: a phantom seat with P = 0.9 × the three players'
+  total ÷ 3, cut to 1 decimal, takes its place among them by that P (a player level with it
+  stays ahead), the 4-player place points apply, and the whole part of its P joins the total
+  (P 40/30/10: phantom 24, total 104 → 100.384 / 60.288 / 20.096).
+
+Every number is exact (:mod:`engine.exact`): the format's numbers are Decimals, the arithmetic is
+done on rationals, and the Punti Torneo come out as Decimals (S-GUFO 7.2875 stays 7.2875).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
 from types import MappingProxyType
 from typing import Any
+
+from engine.exact import decimal, fraction
+
+D = Decimal
+ZERO = Decimal(0)
 
 
 @dataclass(frozen=True)
@@ -37,8 +51,8 @@ class Seat:
     """One seat of a finished table as a club format sees it."""
 
     seat: int
-    points: float  # P: the S-RTU game score (RisiKo! = 100, eliminated = 0)
-    place: float  # 1 = winner; shared places carry the best place of the group
+    points: int | Decimal | Fraction  # P: the S-RTU game score (RisiKo! = 100, eliminated = 0)
+    place: int  # 1 = winner; shared places carry the best place of the group
     shared: int = 1  # how many players share this place
     eliminated: bool = False
 
@@ -47,20 +61,21 @@ class Seat:
 class ClubFormat:
     id: str
     description: str
-    size_factor: Mapping[int, float] = field(default_factory=dict)  # P × factor at that table size
-    win_bonus: float = 0.0  # added to a sole winner
-    shared_win_bonus: float = 0.0  # added to each winner when first place is shared
-    cap: float | None = None  # S-MASTER: P × factor counts at most this much
-    scale: float = 1.0  # P × factor × scale is added: S-MASTER 1/1000, S-GUFO 1/100, S-BGL 0
+    size_factor: Mapping[int, Decimal] = field(default_factory=dict)  # P × factor at that table size
+    win_bonus: Decimal = ZERO  # added to a sole winner
+    shared_win_bonus: Decimal = ZERO  # added to each winner when first place is shared
+    cap: Decimal | None = None  # S-MASTER: P × factor counts at most this much
+    sole_winner_cap: Decimal | None = None  # S-OPEN: the sole winner's P × factor counts at most this
+    scale: Decimal = D(1)  # P × factor × scale is added: S-MASTER 1/1000, S-GUFO 1/100, S-BGL 0
     round_up_decimals: int | None = None  # S-MASTER: rounded UP to 3 decimals
     truncate_decimals: int | None = None  # S-BGL: PBG truncated to 3 decimals
-    place_points: Mapping[int, tuple[float, ...]] = field(default_factory=dict)  # by table size
-    eliminated_place_points: tuple[float, ...] = ()  # S-GUFO, by place 1..5
-    winner_base: float = 0.0  # S-SPARTAC: winner 100 + P
-    loser_base: float = 0.0  # S-SPARTAC: others 100 − (winner's P − own P)
-    winner_counts_as: tuple[float, float] | None = None  # S-SPARTAC: winner's P ≥ 86 counts as 100
+    place_points: Mapping[int, tuple[Decimal, ...]] = field(default_factory=dict)  # by table size
+    eliminated_place_points: tuple[Decimal, ...] = ()  # S-GUFO, by place 1..5
+    winner_base: Decimal = ZERO  # S-SPARTAC: winner 100 + P
+    loser_base: Decimal = ZERO  # S-SPARTAC: others 100 − (winner's P − own P)
+    winner_counts_as: tuple[Decimal, Decimal] | None = None  # S-SPARTAC: winner's P ≥ 86 counts as 100
     share_of_table: bool = False  # S-BGL: + own P ÷ table total P
-    phantom_at: Mapping[int, float] = field(default_factory=dict)  # S-BGL: 3 → 0.9 × average
+    phantom_at: Mapping[int, Decimal] = field(default_factory=dict)  # S-BGL: 3 → phantom 0.9 × average
 
     def with_changes(self, changes: Mapping[str, Any]) -> ClubFormat:
         """A copy with some numbers changed (a preset or an organizer's choice)."""
@@ -71,18 +86,24 @@ class ClubFormat:
         fixed: dict[str, Any] = {}
         for key, value in changes.items():
             if key in ("size_factor", "phantom_at"):
-                value = MappingProxyType({int(k): float(v) for k, v in dict(value).items()})
+                value = MappingProxyType({int(k): decimal(v) for k, v in dict(value).items()})
             elif key == "place_points":
-                value = MappingProxyType({int(k): tuple(float(x) for x in v) for k, v in dict(value).items()})
+                value = MappingProxyType({int(k): tuple(decimal(x) for x in v) for k, v in dict(value).items()})
             elif key == "eliminated_place_points":
-                value = tuple(float(x) for x in value)
+                value = tuple(decimal(x) for x in value)
             elif key == "winner_counts_as" and value is not None:
-                value = (float(value[0]), float(value[1]))
+                value = (decimal(value[0]), decimal(value[1]))
+            elif key in ("round_up_decimals", "truncate_decimals") and value is not None:
+                value = int(value)
+            elif key == "share_of_table":
+                value = bool(value)
+            elif value is not None:
+                value = decimal(value)
             fixed[key] = value
         return replace(self, **fixed)
 
     def as_dict(self) -> dict[str, Any]:
-        """Every number of the format, for a settings page or an API."""
+        """Every number of the format, for a settings page or an API (Decimals: exact)."""
         out: dict[str, Any] = {}
         for key in self.__dataclass_fields__:
             value = getattr(self, key)
@@ -98,49 +119,52 @@ def _frozen(d: Mapping[int, Any]) -> Mapping[int, Any]:
     return MappingProxyType(dict(d))
 
 
+def _row(*xs: int) -> tuple[Decimal, ...]:
+    return tuple(D(x) for x in xs)
+
+
 CLUB_FORMATS: Mapping[str, ClubFormat] = MappingProxyType({
     f.id: f
     for f in (
         ClubFormat(
-            "S-OPEN", "Open: P × 1.25 at 5 players (× 0.75 at 3) + 50 to the sole winner",
-            size_factor=_frozen({5: 1.25, 3: 0.75}), win_bonus=50, shared_win_bonus=25,
+            "S-OPEN", "Open: P × 1.25 at 5 players (the winner's at most 100; × 0.75 at 3) "
+            "+ 50 to the sole winner",
+            size_factor=_frozen({5: D("1.25"), 3: D("0.75")}), win_bonus=D(50), shared_win_bonus=D(25),
+            sole_winner_cap=D(100),
         ),
         ClubFormat(
             "S-RADUNO", "Raduno / national championship (CNI): P + 50 to the sole winner",
-            win_bonus=50, shared_win_bonus=25,
+            win_bonus=D(50), shared_win_bonus=D(25),
         ),
         ClubFormat(
             "S-MASTER", "Master: P ÷ 1000 + 1 for the winner, rounded up to 3 decimals; "
             "× 1.25 at 5 players, at most 1.100",
-            size_factor=_frozen({5: 1.25}), win_bonus=1, shared_win_bonus=1, cap=100, scale=0.001,
-            round_up_decimals=3,
+            size_factor=_frozen({5: D("1.25")}), win_bonus=D(1), shared_win_bonus=D(1), cap=D(100),
+            scale=D("0.001"), round_up_decimals=3,
         ),
         ClubFormat(
             "S-SPARTAC", "Spartac (periodic championships): winner 100 + P (× 1.25 at 5); "
             "others 100 − (winner's P − own P)",
-            size_factor=_frozen({5: 1.25}), winner_base=100, loser_base=100, winner_counts_as=(86, 100),
+            size_factor=_frozen({5: D("1.25")}), winner_base=D(100), loser_base=D(100),
+            winner_counts_as=(D(86), D(100)),
         ),
         ClubFormat(
             "S-GUFO", "Gufo: place bonus 12/7/5/3/2 + P ÷ 100 (× 1.25 at 5, × 0.75 at 3); "
             "eliminated 3/2/1/0",
-            size_factor=_frozen({5: 1.25, 3: 0.75}), scale=0.01,
-            place_points=_frozen({n: (12, 7, 5, 3, 2)[:n] for n in (2, 3, 4, 5)}),
-            eliminated_place_points=(0, 3, 2, 1, 0),
+            size_factor=_frozen({5: D("1.25"), 3: D("0.75")}), scale=D("0.01"),
+            place_points=_frozen({n: _row(12, 7, 5, 3, 2)[:n] for n in (2, 3, 4, 5)}),
+            eliminated_place_points=_row(0, 3, 2, 1, 0),
         ),
         ClubFormat(
             "S-BGL", "BGL: place points by table size (4: 100/60/40/20, 5: 100/65/50/30/15) "
-            "+ own P ÷ table total P",
+            "+ own P ÷ table total P; a 3-player table adds a phantom and scores as 4",
             place_points=_frozen({
-                2: (100, 55), 3: (100, 55, 10), 4: (100, 60, 40, 20), 5: (100, 65, 50, 30, 15),
+                2: _row(100, 55), 3: _row(100, 55, 10), 4: _row(100, 60, 40, 20), 5: _row(100, 65, 50, 30, 15),
             }),
-            scale=0, share_of_table=True, truncate_decimals=3, phantom_at=_frozen({3: 0.9}),
+            scale=ZERO, share_of_table=True, truncate_decimals=3, phantom_at=_frozen({3: D("0.9")}),
         ),
     )
 })
-
-
-def _q(x: float) -> Fraction:
-    return Fraction(str(x)) if isinstance(x, float) else Fraction(x)
 
 
 def _round_up(x: Fraction, decimals: int) -> Fraction:
@@ -153,39 +177,57 @@ def _truncate(x: Fraction, decimals: int) -> Fraction:
     return floor(x / unit) * unit
 
 
-def _place_average(points: Sequence[float], place: float, shared: int) -> Fraction:
+def _place_average(points: Sequence[Decimal], place: int, shared: int) -> Fraction:
     """The average of the place points a group covers (shared places, S-PLACE)."""
     first = int(place)
-    covered = [_q(points[i - 1]) if 0 < i <= len(points) else Fraction(0) for i in range(first, first + shared)]
+    covered = [fraction(points[i - 1]) if 0 < i <= len(points) else Fraction(0)
+               for i in range(first, first + shared)]
     return sum(covered, Fraction(0)) / shared
 
 
-def tournament_points(fmt: ClubFormat, seats: Sequence[Seat]) -> dict[int, float]:
-    """The "Punti Torneo" of every seat of one table under a club format."""
+def _with_phantom(fmt: ClubFormat, seats: Sequence[Seat]) -> tuple[list[Seat], int, Fraction]:
+    """S-BGL at a table size with a phantom: the seats placed as if the phantom sat with them,
+    the table size it scores as, and the total P (with the phantom's whole part)."""
     size = len(seats)
-    if size == 0:
+    total = sum((fraction(s.points) for s in seats), Fraction(0))
+    if size not in fmt.phantom_at:
+        return list(seats), size, total
+    phantom = _truncate(fraction(fmt.phantom_at[size]) * total / size, 1)
+    moved = [
+        replace(s, place=s.place + 1) if s.eliminated or phantom > fraction(s.points) else s
+        for s in seats
+    ]
+    return moved, size + 1, total + floor(phantom)
+
+
+def tournament_points(fmt: ClubFormat, seats: Sequence[Seat]) -> dict[int, Decimal]:
+    """The "Punti Torneo" of every seat of one table under a club format, exact."""
+    if not seats:
         return {}
-    factor = _q(fmt.size_factor.get(size, 1.0))
+    total_p = Fraction(0)
+    size = len(seats)
+    if fmt.share_of_table:
+        seats, size, total_p = _with_phantom(fmt, seats)
+    factor = fraction(fmt.size_factor.get(size, 1))
     winners = [s for s in seats if s.place == 1 and not s.eliminated]
     sole = len(winners) == 1
-    top_p = max((_q(s.points) for s in winners), default=Fraction(0))
-    if fmt.winner_counts_as is not None and top_p >= _q(fmt.winner_counts_as[0]):
-        top_p = _q(fmt.winner_counts_as[1])
-    total_p = sum((_q(s.points) for s in seats), Fraction(0))
-    if fmt.share_of_table and size in fmt.phantom_at:
-        total_p += _q(fmt.phantom_at[size]) * total_p / size
-    out: dict[int, float] = {}
+    top_p = max((fraction(s.points) for s in winners), default=Fraction(0))
+    if fmt.winner_counts_as is not None and top_p >= fraction(fmt.winner_counts_as[0]):
+        top_p = fraction(fmt.winner_counts_as[1])
+    out: dict[int, Decimal] = {}
     for s in seats:
-        p = _q(s.points)
+        p = fraction(s.points)
         is_winner = s in winners
         value = Fraction(0)
         if fmt.winner_base or fmt.loser_base:  # S-SPARTAC
-            value = _q(fmt.winner_base) + p * factor if is_winner else _q(fmt.loser_base) - (top_p - p)
+            value = fraction(fmt.winner_base) + p * factor if is_winner else fraction(fmt.loser_base) - (top_p - p)
         else:
             scaled = p * factor
             if fmt.cap is not None:
-                scaled = min(scaled, _q(fmt.cap))
-            scaled *= _q(fmt.scale)
+                scaled = min(scaled, fraction(fmt.cap))
+            if fmt.sole_winner_cap is not None and is_winner and sole:
+                scaled = min(scaled, fraction(fmt.sole_winner_cap))
+            scaled *= fraction(fmt.scale)
             if s.eliminated and fmt.eliminated_place_points:
                 value = _place_average(fmt.eliminated_place_points, s.place, s.shared)
             else:
@@ -196,20 +238,20 @@ def tournament_points(fmt: ClubFormat, seats: Sequence[Seat]) -> dict[int, float
                         raise ValueError(f"{fmt.id} has no place points for a table of {size}")
                     value += _place_average(table, s.place, s.shared)
             if is_winner:
-                value += _q(fmt.win_bonus if sole else fmt.shared_win_bonus)
+                value += fraction(fmt.win_bonus if sole else fmt.shared_win_bonus)
         if fmt.share_of_table:
             share = p / total_p if total_p else Fraction(0)
             value += _truncate(share, fmt.truncate_decimals or 3)
         if fmt.round_up_decimals is not None:
             value = _round_up(value, fmt.round_up_decimals)
-        out[s.seat] = float(value)
+        out[s.seat] = decimal(value)
     return out
 
 
 def score_table(
-    system: str, points: Sequence[float], eliminated: Sequence[bool] = (),
+    system: str, points: Sequence[int | Decimal], eliminated: Sequence[bool] = (),
     changes: Mapping[str, Any] | None = None,
-) -> list[float]:
+) -> list[Decimal]:
     """Punti Torneo for a table given as the clubs' sheet has it: P of seats 1..N in order, the
     winner being the highest P (ties: the earlier listed seat is ahead, as the clubs' typed
     decimals decide). A convenience for tests and quick checks; boards go through
@@ -218,7 +260,7 @@ def score_table(
     if changes:
         fmt = fmt.with_changes(changes)
     out = list(eliminated) + [False] * (len(points) - len(eliminated))
-    order = sorted(range(len(points)), key=lambda i: (out[i], -points[i], i))
-    seats = [Seat(i + 1, points[i], float(order.index(i) + 1), 1, out[i]) for i in range(len(points))]
+    order = sorted(range(len(points)), key=lambda i: (out[i], -fraction(points[i]), i))
+    seats = [Seat(i + 1, points[i], order.index(i) + 1, 1, out[i]) for i in range(len(points))]
     result = tournament_points(fmt, seats)
     return [result[i + 1] for i in range(len(points))]

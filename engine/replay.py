@@ -16,6 +16,7 @@ from engine.board import Board
 from engine.closure import ClosureState
 from engine.deal import check_deal, deal
 from engine.dice import resolve
+from engine.exact import Number, number
 from engine.objectives import Objective, deck_for, load_deck, objective_held
 from engine.record import JOLLY, ParseResult, Record, parse_record
 from engine.rulesets import RuleSet
@@ -608,9 +609,10 @@ class Replay:
         return [_score_dict(s) for s in result]
 
 
-def _number(x: float) -> float | int:
-    """Whole numbers print as integers (the contract shows ``"place": 1``, not ``1.0``)."""
-    return int(x) if float(x).is_integer() else round(float(x), 3)
+def _number(x: object) -> Number:
+    """Whole numbers print as integers (the contract shows ``"place": 1``, not ``1.0``); the
+    others as exact Decimals (engine.exact)."""
+    return number(x)
 
 
 def _score_dict(score: Any) -> dict[str, Any]:

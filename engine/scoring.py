@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 from engine import club_formats
 from engine.board import Board
+from engine.exact import Number, decimal, fraction
+from engine.exact import number as _number
 from engine.objectives import Objective, objective_held
 from engine.rulesets import RuleSet
 from engine.violations import EngineError, Violation
@@ -40,11 +44,11 @@ class FinalPlayer:
 @dataclass(frozen=True)
 class SeatScore:
     seat: int
-    game_score: float
+    game_score: Decimal
     extra_objective: int
     armies: int
-    place: float
-    tournament_points: float
+    place: int
+    tournament_points: Decimal  # exact (engine.exact): 7.2875 stays 7.2875
     tiebreak: str | None  # what decided the place against a tied rival, "shared", or None
 
     def as_dict(self) -> dict[str, object]:
@@ -57,10 +61,6 @@ class SeatScore:
             "tournament_points": _number(self.tournament_points),
             "tiebreak": self.tiebreak,
         }
-
-
-def _number(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class Facts:
 class ScoringSystem:
     id: str
     description: str
-    game_score: Callable[[Facts, int], float]
+    game_score: Callable[[Facts, int], int]
     tiebreaks: tuple[str, ...] = ("extra_objective", "armies", "later_seat")
     place_bonus: Callable[[Facts], tuple[float, ...]] = field(default=lambda f: ())
     club: club_formats.ClubFormat | None = None  # a club format: Punti Torneo from P and places
@@ -112,19 +112,19 @@ def _card_territories(facts: Facts, seat: int) -> frozenset[str]:
 
 
 # ------------------------------------------------------------------ the systems
-def _s_rtu(f: Facts, seat: int) -> float:
+def _s_rtu(f: Facts, seat: int) -> int:
     """S-RTU: a fixed 100 for RisiKo!, else the values of the own card's territories held."""
     if f.winner == seat:
         return f.rs.objective_points_risiko
     return f.objective_points[seat]
 
 
-def _s_m1(f: Facts, seat: int) -> float:
+def _s_m1(f: Facts, seat: int) -> int:
     """S-M1: all territories held, +50 to whoever met the objective before time."""
     return f.held_points[seat] + (50 if f.winner == seat else 0)
 
 
-def _s_m2(f: Facts, seat: int) -> float:
+def _s_m2(f: Facts, seat: int) -> int:
     """S-M2: own objective's territories only; all territories for whoever met the objective.
 
     A classic card without territories (conquer 24, destroy a colour) counts every territory,
@@ -135,19 +135,19 @@ def _s_m2(f: Facts, seat: int) -> float:
     return f.objective_points[seat]
 
 
-def _s_m3(f: Facts, seat: int) -> float:
+def _s_m3(f: Facts, seat: int) -> int:
     """S-M3 on M1: plus one point per army on the board."""
     return _s_m1(f, seat) + f.armies_total[seat]
 
 
-def _s_m3_m2(f: Facts, seat: int) -> float:
+def _s_m3_m2(f: Facts, seat: int) -> int:
     """S-M3 on M2: plus one point per army inside the objective (all armies when M2 counts all)."""
     if f.winner == seat or not _card_territories(f, seat):
         return _s_m2(f, seat) + f.armies_total[seat]
     return _s_m2(f, seat) + f.armies_in_objective[seat]
 
 
-def _s_ta(f: Facts, seat: int) -> float:
+def _s_ta(f: Facts, seat: int) -> int:
     """S-TA: victory points = values of all territories held (the objective still wins first)."""
     return f.held_points[seat]
 
@@ -162,7 +162,7 @@ def _medio_winner(f: Facts) -> int | None:
     return max(alive, key=lambda s: (f.held_points[s], f.armies_total[s], s))
 
 
-def _s_medio(f: Facts, seat: int) -> float:
+def _s_medio(f: Facts, seat: int) -> int:
     """S-MEDIO (seed 001) for one game: the victory or loss factor, rounded down.
 
     Victory factor = points held × players / 2 (× 2 with total supremacy); loss factor = points
@@ -265,80 +265,98 @@ def check_board(
     """Every reason a final board is impossible, each with its rule id (event None)."""
     out: list[Violation] = []
 
-    def bad(rule: str, message: str) -> None:
-        out.append(Violation(None, rule, message))
+    def bad(rule: str, message: str, code: str = "", **params: Any) -> None:
+        out.append(Violation(None, rule, message, code, params))
 
     if ended_by not in ENDINGS:
-        bad("FORMAT", f"ended_by must be one of {list(ENDINGS)}, not {ended_by!r}")
+        bad("FORMAT", f"ended_by must be one of {list(ENDINGS)}, not {ended_by!r}", "board.bad_ending",
+            ending=ended_by)
     seats = [p.seat for p in players]
     if len(set(seats)) != len(seats) or not players:
-        bad("FORMAT", f"seats must be listed once each, got {seats}")
+        bad("FORMAT", f"seats must be listed once each, got {seats}", "board.seats_twice",
+            seats=", ".join(map(str, seats)))
     orders = [p.eliminated for p in players if p.eliminated is not None]
     if sorted(orders) != list(range(1, len(orders) + 1)):
-        bad("FORMAT", f"elimination orders must be 1..{len(orders)}, got {sorted(orders)}")
+        bad("FORMAT", f"elimination orders must be 1..{len(orders)}, got {sorted(orders)}", "board.elimination_orders",
+            n=len(orders), orders=", ".join(map(str, sorted(orders))))
     seen: dict[str, str] = {}
     for name, seat in owners.items():
         canonical = board.canonical(name)
         if canonical is None:
-            bad("FORMAT", f"unknown territory {name!r} on map {board.id!r}")
+            bad("FORMAT", f"unknown territory {name!r} on map {board.id!r}", "board.unknown_territory",
+                territory=name, map=board.id)
             continue
         if canonical in seen:
-            bad("B-MAP", f"{canonical} is owned twice ({seen[canonical]!r} and {name!r})")
+            bad("B-MAP", f"{canonical} is owned twice ({seen[canonical]!r} and {name!r})", "board.owned_twice",
+                territory=canonical)
         seen[canonical] = name
         if seat not in seats:
-            bad("FORMAT", f"{canonical} is owned by seat {seat!r}, which is not at the table")
+            bad("FORMAT", f"{canonical} is owned by seat {seat!r}, which is not at the table",
+                "board.owner_not_seated", territory=canonical, seat=seat)
     missing = [t for t in board.names if t not in seen]
     if missing:
-        bad("B-MAP", f"{len(missing)} territories have no owner: {', '.join(missing)}")
+        bad("B-MAP", f"{len(missing)} territories have no owner: {', '.join(missing)}", "board.unowned",
+            n=len(missing), territories=", ".join(missing))
     per_seat = dict.fromkeys(seats, 0)
     for name, seat in owners.items():
         count = armies.get(name)
         if count is None:
-            bad("FORMAT", f"no armies given for {name}")
+            bad("FORMAT", f"no armies given for {name}", "board.no_armies", territory=name)
         elif isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            bad("A-OCCUPY", f"{name} holds {count!r} armies; every territory holds at least 1")
+            bad("A-OCCUPY", f"{name} holds {count!r} armies; every territory holds at least 1", "board.empty_territory",
+                territory=name, armies=count)
         elif seat in per_seat:
             per_seat[seat] += count
     for name in armies:
         if name not in owners:
-            bad("FORMAT", f"armies given for {name!r}, which has no owner")
+            bad("FORMAT", f"armies given for {name!r}, which has no owner", "board.armies_without_owner",
+                territory=name)
     if rs.army_cap is not None:
         for seat, total in per_seat.items():
             if total > rs.army_cap:
-                bad("D-CAP", f"seat {seat} has {total} armies on the board (at most {rs.army_cap})")
+                bad("D-CAP", f"seat {seat} has {total} armies on the board (at most {rs.army_cap})", "board.army_cap",
+                    seat=seat, n=total, cap=rs.army_cap)
     alive = {p.seat for p in players if p.eliminated is None}
     for p in players:
         if p.eliminated is not None:
             kept = sum(1 for s in owners.values() if s == p.seat)
             if kept:
-                bad("A-ELIM", f"seat {p.seat} is eliminated but owns {kept} territories")
+                bad("A-ELIM", f"seat {p.seat} is eliminated but owns {kept} territories", "board.eliminated_owns",
+                    seat=p.seat, n=kept)
         elif p.seat not in owners.values() and owners:
-            bad("A-ELIM", f"seat {p.seat} owns nothing but is not marked eliminated")
+            bad("A-ELIM", f"seat {p.seat} owns nothing but is not marked eliminated", "board.owns_nothing",
+                seat=p.seat)
         if not p.objective:  # None or "" (a record without a card)
             if p.eliminated is None:
-                bad("O-RTU", f"seat {p.seat} has no objective card")
+                bad("O-RTU", f"seat {p.seat} has no objective card", "board.no_card", seat=p.seat)
         elif p.objective not in objectives:
-            bad("O-RTU", f"seat {p.seat}: unknown objective card {p.objective!r}")
+            bad("O-RTU", f"seat {p.seat}: unknown objective card {p.objective!r}", "board.unknown_card",
+                seat=p.seat, card=p.objective)
     owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
     holders = [s for s in sorted(alive) if _holds(board, players, objectives, owners_c, armies, s)]
     if ended_by == "objective" and len(holders) != 1:
-        bad("O-RTU", "the game ended by objective but no seat holds its whole card" if not holders
-            else f"seats {holders} all hold their whole card")
+        if not holders:
+            bad("O-RTU", "the game ended by objective but no seat holds its whole card", "board.no_objective_holder")
+        else:
+            bad("O-RTU", f"seats {holders} all hold their whole card", "board.many_objective_holders",
+                seats=", ".join(map(str, holders)))
     if ended_by != "objective":
         for s in holders:
             obj = objectives[next(p.objective for p in players if p.seat == s) or ""]
             if obj.kind == "territories":
-                bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by objective")
+                bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by objective",
+                    "board.should_have_ended", seat=s, card=obj.id)
     # the scoresheet's "Totale Punti": every point on the map belongs to exactly one seat
     facts = _facts(board, rs, players, objectives, owners_c, armies, ended_by)
     total = sum(facts.objective_points[s] + facts.extra(s) for s in seats)
     if total != board.total_value:
-        bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}")
+        bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}",
+            "board.points_total", total=total, expected=board.total_value)
     return out
 
 
 # ------------------------------------------------------------------ ranking
-def _tiebreak_key(f: Facts, seat: int, name: str) -> float:
+def _tiebreak_key(f: Facts, seat: int, name: str) -> int:
     if name == "extra_objective":
         return f.extra(seat)
     if name == "armies":
@@ -375,7 +393,7 @@ def score_game(
     owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
     armies_c = {board.canonical(t) or t: a for t, a in armies.items()}
     f = _facts(board, rs, players, objectives, owners_c, armies_c, ended_by, total_supremacy)
-    score = {p.seat: float(scoring.game_score(f, p.seat)) for p in players}
+    score = {p.seat: decimal(scoring.game_score(f, p.seat)) for p in players}
     # S-TA ties that survive its tie-breaks are settled by an extra round the engine cannot play
     shared = rs.shared_places or "later_seat" not in scoring.tiebreaks
 
@@ -383,7 +401,7 @@ def score_game(
     eliminated = sorted((p for p in players if p.eliminated is not None), key=lambda p: -(p.eliminated or 0))
     breaks = () if rs.shared_places else scoring.tiebreaks
 
-    def key(seat: int) -> tuple[float, ...]:
+    def key(seat: int) -> tuple[Number, ...]:
         return (1 if seat == f.winner else 0, score[seat], *(_tiebreak_key(f, seat, b) for b in breaks))
 
     order = sorted(survivors, key=key, reverse=True) + [p.seat for p in eliminated]
@@ -395,13 +413,13 @@ def score_game(
         else:
             groups.append([seat])
     bonuses = scoring.place_bonus(f)
-    club_points: dict[int, float] = {}
+    club_points: dict[int, Decimal] = {}
     if club is not None:
         placed: list[club_formats.Seat] = []
         at = 1
         for group in groups:
             for seat in group:
-                placed.append(club_formats.Seat(seat, score[seat], float(at), len(group), seat not in survivors))
+                placed.append(club_formats.Seat(seat, score[seat], at, len(group), seat not in survivors))
             at += len(group)
         try:
             club_points = club_formats.tournament_points(club, placed)
@@ -411,7 +429,8 @@ def score_game(
     position = 1
     for group in groups:
         covered = range(position, position + len(group))
-        bonus = sum(bonuses[i - 1] if i - 1 < len(bonuses) else 0 for i in covered) / len(group)
+        bonus = sum((fraction(bonuses[i - 1]) if i - 1 < len(bonuses) else Fraction(0) for i in covered),
+                    Fraction(0)) / len(group)
         for seat in group:
             tiebreak = ("shared" if rs.shared_places else "extra_round") if len(group) > 1 else _decider(f, seat, survivors, score, breaks, eliminated)
             result[seat] = SeatScore(
@@ -419,8 +438,8 @@ def score_game(
                 game_score=score[seat],
                 extra_objective=f.extra(seat),
                 armies=f.armies_total[seat],
-                place=float(position),
-                tournament_points=club_points[seat] if club is not None else score[seat] + bonus,
+                place=position,
+                tournament_points=club_points[seat] if club is not None else decimal(fraction(score[seat]) + bonus),
                 tiebreak=tiebreak,
             )
         position += len(group)
@@ -431,7 +450,7 @@ def _decider(
     f: Facts,
     seat: int,
     survivors: list[int],
-    score: Mapping[int, float],
+    score: Mapping[int, Decimal],
     breaks: tuple[str, ...],
     eliminated: Sequence[FinalPlayer],
 ) -> str | None:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
 class Violation:
     event: int | None  # 0-based index into the record's events; None: the record as a whole
     rule: str  # a rule id from RULES.md (e.g. "RTU-ATT-DICE") or "FORMAT"
-    message: str
+    message: str  # English, for the command line and logs
+    # What went wrong as data, so a page can say it in its own language: a message code
+    # (e.g. "board.unowned") and its parameters. Empty when the English message is all there is.
+    code: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, object]:
         return {"event": self.event, "rule": self.rule, "message": self.message}
@@ -18,7 +24,9 @@ class Violation:
 class EngineError(Exception):
     """Refusal of a single operation (a roll, a closure step, a deck): carries the rule id."""
 
-    def __init__(self, rule: str, message: str):
+    def __init__(self, rule: str, message: str, code: str = "", params: Mapping[str, Any] | None = None):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
-        self.message = message
+        self.message = message  # English, without the rule id
+        self.code = code  # a message code a page translates (see Violation.code)
+        self.params = dict(params or {})

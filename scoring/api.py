@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -61,8 +61,23 @@ class TableResultsAPI(APIView):
             "submissions": SubmissionSerializer(state.submissions, many=True).data,
         })
 
-    @extend_schema(request=ResultInputSerializer, responses={201: SubmissionSerializer},
-                   summary="Enter a new version of a table's result (board, short form or record)")
+    @extend_schema(
+        request=ResultInputSerializer,
+        responses={
+            201: SubmissionSerializer,
+            400: OpenApiResponse(description=(
+                "Refused input: {field: [message], rule, detail}. The field names what to fix "
+                "(e.g. `owners`, `armies_3`), `rule` the rule id (B-MAP, A-OCCUPY, S-PLACE…) or FORMAT. "
+                "A key given twice in one JSON object (`{\"owners\": {\"Alaska\": 1, \"Alaska\": 2}}`) "
+                "is refused the same way, naming the object's field.")),
+            403: OpenApiResponse(description=(
+                "Not allowed: {detail, rule: ROLE, tournament, required_role, your_role}. `detail` says "
+                "why, e.g. a referee of another tournament.")),
+            409: OpenApiResponse(description="Someone saved a newer version meanwhile (rule VERSION)."),
+        },
+        summary="Enter a new version of a table's result (board, short form or record)",
+        description="{pk} is the table's `id`, given by the tables API (`id`, `results_url`).",
+    )
     def post(self, request: Request, pk: int) -> Response:
         ser = ResultInputSerializer(data=request.data)
         ser.is_valid(raise_exception=True)

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from config.engine_messages import describe
 from config.errors import DomainError
 from engine.board import Board, load_board
 from engine.objectives import DECK_MAPS, Objective, default_deck, load_deck
@@ -86,9 +87,19 @@ def _name_seats(message: str, seats: Sequence[SeatInfo]) -> str:
     )
 
 
+def _named(v: Violation, seats: Sequence[SeatInfo]) -> str:
+    """The violation in the page's language (config.engine_messages), seats with their players."""
+    if not v.code:
+        return f"{v.rule}: {_name_seats(v.message, seats)}"
+    names = {s.seat: s.name for s in seats}
+    params = {k: (f"{x} ({names[x]})" if k in ("seat", "turn") and isinstance(x, int) and x in names else x)
+              for k, x in v.params.items()}
+    return f"{v.rule}: {describe(v.code, params, v.message)}"
+
+
 def _refuse(violations: Sequence[Violation], seats: Sequence[SeatInfo]) -> DomainError:
     first = violations[0]
-    text = "; ".join(f"{v.rule}: {_name_seats(v.message, seats)}" for v in violations)
+    text = "; ".join(_named(v, seats) for v in violations)
     return DomainError(text, field=RULE_FIELD.get(first.rule, "non_field_errors"), rule=first.rule)
 
 
@@ -99,7 +110,7 @@ def _scores(ctx: Context, seats: Sequence[SeatInfo], players: Sequence[FinalPlay
         result = score_game(ctx.board, ctx.rs, players, objectives, owners, armies, ended_by, ctx.system,
                             club_changes=ctx.club_changes)
     except EngineError as err:
-        raise DomainError(err.message, rule=err.rule) from None
+        raise DomainError(describe(err.code, err.params, err.message), rule=err.rule) from None
     by_seat = {s.seat: s for s in seats}
     elim = {p.seat: p.eliminated for p in players}
     out = []

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 from tables.models import Table
 from tournaments.models import Player, Tournament
 
@@ -40,7 +41,8 @@ class ScoringSettings(models.Model):
         help_text=_("Empty: from the tournament's format; \"italiana\": every game; \"rtu\": the best N."),
     )
     tiebreaks = models.JSONField(_("tie-break chain"), default=list, blank=True)
-    club_changes = models.JSONField(_("changed scoring numbers"), default=dict, blank=True)
+    club_changes = models.JSONField(_("changed scoring numbers"), default=dict, blank=True,
+                                    encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
 
     class Meta:
         verbose_name = _("scoring settings")
@@ -72,10 +74,11 @@ class ResultSubmission(models.Model):
     # What was entered. Board: {"players": [{seat, objective, eliminated}], "owners": {territory:
     # seat}, "armies": {territory: n}}; short: {"players": [{seat, objective_points, extra_points,
     # armies, eliminated, risiko}]}; record: {"record": {...}} plus the board read from it.
-    data = models.JSONField(default=dict)
+    data = models.JSONField(default=dict, encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
     # The engine's scores, one per seat: {seat, player, game_score, extra_objective, armies, place,
     # tournament_points, tiebreak, eliminated}.
-    scores = models.JSONField(default=list)
+    # Every number exact: non-integral ones are Decimals, stored as the JSON numbers they spell.
+    scores = models.JSONField(default=list, encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",

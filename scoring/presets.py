@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.club_formats import CLUB_FORMATS
 from tables.knockout import RCU_THRESHOLDS
 
-from .standings import METRICS
+from . import labels
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,10 @@ class Preset:
         return {
             "id": self.id, "name": str(self.name), "scoring_system": self.scoring_system,
             "scoring_numbers": club.as_dict() if club is not None else {},
+            "scoring_explained": labels.system(self.scoring_system),
             "method": self.method, "best_n": self.best_n, "games_count": self.games_count,
             "chain": list(self.chain),
-            "chain_explained": [str(METRICS[m][1]) for m in self.chain],
+            "chain_explained": [labels.metric(m) for m in self.chain],
             "rounds": {str(n): {"priorities": list(r.priorities), "seeding": r.seeding, "by_region": r.by_region}
                        for n, r in sorted(self.rounds.items())},
             "knockout": self.knockout,
@@ -122,6 +123,21 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in (
          3: RoundTables(("repeat_opponents", "club_apart"))},
         ranking_class="CNI", editable=("chain",),
         notes=_("Three games; round 2 alla greca (the winner stays, 2nd moves one table on…)."),
+    ),
+    Preset(
+        "gufo", _("Gufo"), "S-GUFO", "italiana", None, 3, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "club_apart", "repeat_opponents"))},
+        ranking_class="OPN", editable=("games_count", "chain"),
+        notes=_("S-GUFO: place bonus 12/7/5/3/2 plus P ÷ 100, kept exact to 4 decimals; every game counts."),
+    ),
+    Preset(
+        "bgl", _("BGL"), "S-BGL", "italiana", None, 3, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "repeat_opponents", "club_apart"))},
+        ranking_class="OPN", editable=("games_count", "chain"),
+        notes=_("S-BGL: place points 100/60/40/20 (5 players 100/65/50/30/15) plus the share of the "
+                "table's points; a 3-player table scores as a 4-player one with a phantom."),
     ),
 )})
 

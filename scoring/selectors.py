@@ -11,15 +11,17 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
+from engine.exact import decimal
 from tables.models import Game, Seat, Table
 from tournaments.models import Player, Registration, Tournament
 
+from . import labels
 from . import standings as st
 from .models import Confirmation, ResultSubmission, ScoringSettings
 
 MISSING, TO_CONFIRM, CONFIRMED, DISPUTED = "missing", "to_confirm", "confirmed", "disputed"
-STATUS_LABELS = {MISSING: "missing", TO_CONFIRM: "to confirm", CONFIRMED: "confirmed", DISPUTED: "disputed"}
 CACHE_TTL = 300
 
 
@@ -157,9 +159,9 @@ def _results(tables: Iterable[tuple[int, int, list[dict[str, Any]]]]) -> list[st
             if r.get("player") is None:
                 continue  # a ghost seat
             out.append(st.GameResult(
-                player=int(r["player"]), game=game, points=float(r["tournament_points"]),
-                extra=int(r["extra_objective"]), armies=int(r["armies"]), place=float(r["place"]),
-                table=table, game_score=float(r["game_score"]),
+                player=int(r["player"]), game=game, points=decimal(r["tournament_points"]),
+                extra=int(r["extra_objective"]), armies=int(r["armies"]), place=int(decimal(r["place"])),
+                table=table, game_score=decimal(r["game_score"]),
                 eliminated=r.get("eliminated") is not None,
             ))
     return out
@@ -184,7 +186,7 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult]) -> l
         mine = sorted(games.get(int(s["player"]), []), key=lambda g: g.game)
         rows.append(st.Row(
             player=int(s["player"]), rank=int(s["position"]), shared=shared[int(s["position"])] > 1,
-            total=float(s["points"]), played=len(mine), wins=sum(1 for g in mine if g.place == 1),
+            total=decimal(s["points"]), played=len(mine), wins=sum(1 for g in mine if g.place == 1),
             cells=[st.Cell(g.game, g.points, True, g.place, g.table, g.extra, g.armies, g.game_score) for g in mine],
         ))
     return rows
@@ -192,7 +194,20 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult]) -> l
 
 def standings(tournament: Tournament) -> dict[str, Any]:
     """{"rows": [...], "games": [1, 2, 3], "method", "best_n", "publish_unconfirmed"}; cached
-    until the next write to a result or a confirmation (services invalidate it)."""
+    until the next write to a result or a confirmation (services invalidate it). The cached data
+    holds codes; the labels are added in the language of the request (scoring.labels)."""
+    return _with_labels(_standings(tournament))
+
+
+def _with_labels(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **data,
+        "chain_explained": {m: labels.metric(m) for m in data["chain"]},
+        "rows": [{**r, "tiebreak_label": labels.metric(r["tiebreak"])} for r in data["rows"]],
+    }
+
+
+def _standings(tournament: Tournament) -> dict[str, Any]:
     key = _cache_key(tournament.pk)
     cached = cache.get(key)
     if cached is not None:
@@ -265,7 +280,6 @@ def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list
         "method": method,
         "preset": conf.preset,
         "chain": chain,
-        "chain_explained": {m: str(st.METRICS[m][1]) for m in chain},
         "best_n": conf.best_n,
         "publish_unconfirmed": conf.publish_unconfirmed,
         "games": list(range(1, tournament.games_count + 1)),
@@ -274,7 +288,6 @@ def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list
         "stamp": uuid.uuid4().hex,
         "rows": [
             {**row.as_dict(), "name": names.get(row.player, "?"),
-             "tiebreak_label": str(st.METRICS[row.tiebreak][1]) if row.tiebreak else "",
              "club": players[row.player].club.name if row.player in players and players[row.player].club else ""}
             for row in rows
         ],
@@ -315,7 +328,8 @@ def submission_rows(sub: ResultSubmission, seats: Sequence[Seat]) -> list[dict[s
     by_no = {s.number: s for s in seats}
     entered = {int(p["seat"]): p for p in sub.data.get("players", [])}
     return [
-        {**r, "seat_obj": by_no.get(r["seat"]), "entered": entered.get(r["seat"], {})}
+        {**r, "seat_obj": by_no.get(r["seat"]), "entered": entered.get(r["seat"], {}),
+         "tiebreak_label": labels.seat_tiebreak(r.get("tiebreak"))}
         for r in sorted(sub.scores, key=lambda r: r["seat"])
     ]
 
@@ -326,11 +340,14 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     (events, games, standings). Players' national ids fill the standing rows only with
     ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type is the tournament's own, else the format preset's (no preset:
     "AMC", which the ranking does not count); T is every table-game with a counted result."""
-    from . import national
+    from . import national, presets
     from . import ranking as rk
 
     conf = settings_for(tournament)
     event_type = national.event_type(tournament, conf.preset)
+    preset = presets.get(conf.preset)
+    source = "tournament" if tournament.event_type else ("preset" if preset is not None and preset.ranking_class
+                                                          else "default")
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
     table_games = len(pairs)
@@ -350,8 +367,15 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
         game_list.append({"round": state.table.game.number, "table": state.table.number,
                           "seats": [(r.get("player") or -1, r["tournament_points"]) for r in seats],
                           "winner": winner or ""})
+    klass = rk.event_class(event_type, rounds)
+    notice = ""
+    if source == "default":
+        notice = _("This tournament has no event type (Tipologia) and no format preset, so it is ranked as "
+                   "%(type)s, class %(cls)s: the national ranking does not count it. Set the tournament's event "
+                   "type, or choose its format, to rank it (K-RANKING).") % {"type": event_type, "cls": klass}
     return {
-        "event_type": event_type, "class": rk.event_class(event_type, rounds), "table_games": table_games,
+        "event_type": event_type, "event_type_source": source, "notice": notice,
+        "class": klass, "table_games": table_games,
         "counts": rk.counts(table_games, dates[-1].year), "year": dates[-1].year,
         "contributions": [{"player": s.player, "name": r["name"], "club": r.get("club", ""), "position": s.position,
                            "vt": vt.get(s.player, 0.0)} for s, r in zip(stand, rows, strict=True)],

@@ -48,15 +48,21 @@ class TableResultsSerializer(serializers.Serializer):
     submissions = SubmissionSerializer(many=True)
 
 
+def exact_number(help_text: str = "") -> serializers.DecimalField:
+    """A score as the API writes it: an exact decimal JSON number (7.2875, never 7.287)."""
+    return serializers.DecimalField(max_digits=20, decimal_places=4, coerce_to_string=False,
+                                    help_text=help_text or "exact decimal number")
+
+
 class StandingsGameSerializer(serializers.Serializer):
     game = serializers.IntegerField()
-    points = serializers.FloatField()
+    points = exact_number("the game's tournament points (Punti Torneo), exact")
     counted = serializers.BooleanField()
-    place = serializers.FloatField()
+    place = serializers.IntegerField()
     table = serializers.IntegerField()
     extra = serializers.IntegerField()
     armies = serializers.IntegerField()
-    game_score = serializers.FloatField()
+    game_score = exact_number("the game score (P)")
 
 
 class StandingsRowSerializer(serializers.Serializer):
@@ -65,7 +71,7 @@ class StandingsRowSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField()
-    total = serializers.FloatField()
+    total = exact_number("total of the games that count, exact")
     extra = serializers.IntegerField()
     armies = serializers.IntegerField()
     played = serializers.IntegerField()
@@ -98,7 +104,12 @@ class FormatSerializer(serializers.Serializer):
 
 
 class RankingSerializer(serializers.Serializer):
-    event_type = serializers.CharField()
+    event_type = serializers.CharField(help_text="K-RANKING type (Tipologia) the event is ranked as")
+    event_type_source = serializers.ChoiceField(
+        choices=["tournament", "preset", "default"],
+        help_text="where the type comes from: the tournament's own event_type, its format preset, or "
+        "neither (default: AMC, class 0, not counted by the national ranking; see notice)")
+    notice = serializers.CharField(help_text="empty, or why the event does not count (e.g. no event type)")
     table_games = serializers.IntegerField()
     counts = serializers.BooleanField()
     year = serializers.IntegerField()

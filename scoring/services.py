@@ -291,7 +291,7 @@ def apply_preset(*, actor: Any, tournament: Tournament, preset_id: str,
     if club_changes:
         try:
             numbers = CLUB_FORMATS[preset.scoring_system].with_changes(club_changes)
-            if any(float(x) < 0 for x in (numbers.win_bonus, numbers.shared_win_bonus, *numbers.size_factor.values())):
+            if any(x < 0 for x in (numbers.win_bonus, numbers.shared_win_bonus, *numbers.size_factor.values())):
                 raise ValueError("negative")
         except (KeyError, ValueError, TypeError, AttributeError):
             raise DomainError(_("These numbers cannot be used: %(numbers)s.") % {"numbers": club_changes},

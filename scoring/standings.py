@@ -23,31 +23,42 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+
+from engine.exact import Number, decimal, number
+
+ZERO = Decimal(0)
+LOWEST = Decimal("-Infinity")
 
 
 @dataclass(frozen=True)
 class GameResult:
     player: int
     game: int  # game (round) number, 1-based
-    points: float  # tournament points of the game (S-TOURNAMENT: game score + place bonus)
+    points: Decimal  # tournament points of the game, exact (S-TOURNAMENT: game score + place bonus)
     extra: int = 0  # extra-objective points
     armies: int = 0
-    place: float = 0
+    place: int = 0
     table: int = 0  # table number (display only)
-    game_score: float = 0
+    game_score: Decimal = ZERO
     eliminated: bool = False
+
+    def __post_init__(self) -> None:
+        # exact whatever the caller gave (an int, a Decimal, a stored number)
+        object.__setattr__(self, "points", decimal(self.points))
+        object.__setattr__(self, "game_score", decimal(self.game_score))
 
 
 @dataclass(frozen=True)
 class Cell:
     game: int
-    points: float
+    points: Decimal
     counted: bool
-    place: float
+    place: int
     table: int
     extra: int
     armies: int
-    game_score: float
+    game_score: Decimal
 
 
 @dataclass
@@ -55,7 +66,7 @@ class Row:
     player: int
     rank: int = 0
     shared: bool = False
-    total: float = 0
+    total: Decimal = ZERO
     extra: int = 0
     armies: int = 0
     played: int = 0
@@ -80,8 +91,9 @@ class Row:
         }
 
 
-def _num(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else round(float(x), 3)
+def _num(x: object) -> Number:
+    """Exact: 7.2875 stays 7.2875 (engine.exact), a whole number is an int."""
+    return number(x)
 
 
 def _best(games: list[GameResult], n: int) -> set[int]:
@@ -91,7 +103,7 @@ def _best(games: list[GameResult], n: int) -> set[int]:
 
 
 # ------------------------------------------------------------------ the tie-break metrics
-Value = tuple[float, ...]
+Value = tuple[Decimal, ...]
 
 
 @dataclass(frozen=True)
@@ -109,7 +121,7 @@ class PlayerGames:
 def _kth_best(k: int) -> Callable[[PlayerGames], Value]:
     def metric(pg: PlayerGames) -> Value:
         points = sorted((g.points for g in pg.games if g.game not in pg.final_games), reverse=True)
-        return (points[k - 1],) if len(points) >= k else (float("-inf"),)
+        return (points[k - 1],) if len(points) >= k else (LOWEST,)
     return metric
 
 
@@ -117,20 +129,20 @@ def _previous_rounds(pg: PlayerGames) -> Value:
     """CNI: the total after the previous round, then two rounds back, and so on."""
     games = [g for g in pg.games if g.game not in pg.final_games]
     last = max((g.game for g in games), default=0)
-    return tuple(sum(g.points for g in games if g.game <= r) for r in range(last - 1, 0, -1))
+    return tuple(sum((g.points for g in games if g.game <= r), ZERO) for r in range(last - 1, 0, -1))
 
 
 def _final_place(pg: PlayerGames) -> Value:
     finals = [g for g in pg.games if g.game in pg.final_games]
-    return (1.0, -finals[-1].place) if finals else (0.0,)
+    return (Decimal(1), Decimal(-finals[-1].place)) if finals else (ZERO,)
 
 
 # name → (metric, what it means). Bigger is better for every metric.
 METRICS: Mapping[str, tuple[Callable[[PlayerGames], Value], str]] = {
     "final": (_final_place, "place in the final (K-KO-RCU: finalists first)"),
-    "total": (lambda pg: (sum(g.points for g in pg.counted_games() if g.game not in pg.final_games),),
+    "total": (lambda pg: (sum((g.points for g in pg.counted_games() if g.game not in pg.final_games), ZERO),),
               "total of the games that count"),
-    "wins": (lambda pg: (float(sum(1 for g in pg.games if g.place == 1 and g.game not in pg.final_games)),),
+    "wins": (lambda pg: (Decimal(sum(1 for g in pg.games if g.place == 1 and g.game not in pg.final_games)),),
              "games won"),
     "best_game": (_kth_best(1), "best single game"),
     "second_best": (_kth_best(2), "second best game"),
@@ -138,13 +150,13 @@ METRICS: Mapping[str, tuple[Callable[[PlayerGames], Value], str]] = {
     "rounds_in_order": (lambda pg: tuple(g.points for g in pg.games if g.game not in pg.final_games),
                         "game scores in round order (round 1 first)"),
     "previous_round": (_previous_rounds, "total after the previous round (then two rounds back…)"),
-    "extra": (lambda pg: (float(sum(g.extra for g in pg.counted_games())),),
+    "extra": (lambda pg: (Decimal(sum(g.extra for g in pg.counted_games())),),
               "extra-objective points of the games that count"),
-    "armies": (lambda pg: (float(sum(g.armies for g in pg.counted_games())),),
+    "armies": (lambda pg: (Decimal(sum(g.armies for g in pg.counted_games())),),
                "armies on the board in the games that count"),
-    "raw_points": (lambda pg: (sum(g.game_score for g in pg.counted_games()),),
+    "raw_points": (lambda pg: (sum((g.game_score for g in pg.counted_games()), ZERO),),
                    "table points (P) of the games that count"),
-    "raw_points_all": (lambda pg: (sum(g.game_score for g in pg.games),), "table points (P) of every game"),
+    "raw_points_all": (lambda pg: (sum((g.game_score for g in pg.games), ZERO),), "table points (P) of every game"),
 }
 DEFAULT_CHAIN: tuple[str, ...] = ("total", "extra", "armies")  # K-BEST2
 
@@ -208,19 +220,19 @@ def compute(
             row.advanced = last.place == 1
         rows.append(row)
 
-    def key(row: Row) -> tuple[float, ...]:
+    def key(row: Row) -> tuple[Decimal | int, ...]:
         if method == "knockout":
             last = row.cells[-1] if row.cells else None
             return (
                 -row.reached,
                 last.place if last else 99,
-                -(last.points if last else 0), -(last.extra if last else 0), -(last.armies if last else 0),
+                -(last.points if last else ZERO), -(last.extra if last else 0), -(last.armies if last else 0),
             )
-        return tuple(-x for value in metric_values[row.player] for x in (*value, float("-inf")))
+        return tuple(-x for value in metric_values[row.player] for x in (*value, LOWEST))
 
     keys = {row.player: key(row) for row in rows}  # once per row: sorting and ranking share them
     rows.sort(key=lambda r: (keys[r.player], names.get(r.player, ""), r.player))
-    previous: tuple[float, ...] | None = None
+    previous: tuple[Decimal | int, ...] | None = None
     for i, row in enumerate(rows):
         k = keys[row.player]
         if k == previous:

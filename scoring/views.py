@@ -16,13 +16,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.edge import contains_nul, nul_message
 from config.errors import ConflictError, DomainError, PermissionDeniedError
+from engine.exact import decimal
 from tables.models import Game, Table
 from tournaments import spreadsheets
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
 
-from . import selectors, services
+from . import labels, selectors, services
 from .models import ResultSubmission
 from .standings import METRICS
 
@@ -126,7 +127,7 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except PermissionDeniedError as exc:
         raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
-        messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+        messages.error(request, exc.text)
     return redirect("scoring:table", slug=tournament.slug, pk=sub.table_id)
 
 
@@ -321,8 +322,8 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             changes[key] = [m.strip() for m in value.split(",") if m.strip()] if key == "chain" else value
             if key in ("win_bonus", "shared_win_bonus"):
                 try:
-                    changes[key] = float(value.replace(",", "."))
-                except ValueError:
+                    changes[key] = decimal(value)  # exact: "12,5" is 12.5
+                except (ValueError, ArithmeticError):
                     changes[key] = value
         try:
             services.apply_preset(actor=request.user, tournament=tournament, preset_id=chosen, changes=changes)
@@ -330,9 +331,13 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             error = exc
     rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
+    for row in rows:  # codes said in words (scoring.labels)
+        row["numbers"] = labels.club_numbers(row["scoring_numbers"])
+        row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]
+        row["seeding_labels"] = {n: str(labels.SEEDINGS.get(r["seeding"], r["seeding"])) for n, r in row["rounds"].items()}
     return render(request, "scoring/format.html", {
         "tournament": tournament, "presets": rows, "settings": conf, "chosen": chosen, "typed": typed,
-        "error": error, "metrics": [(k, v[1]) for k, v in METRICS.items()],
+        "error": error, "metrics": [(k, labels.metric(k)) for k in METRICS],
     }, status=400 if error else 200)
 
 

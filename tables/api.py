@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -53,13 +54,20 @@ class SeatSerializer(serializers.ModelSerializer):
 
 
 class TableSerializer(serializers.ModelSerializer):
+    id = serializers.IntegerField(read_only=True, help_text=(
+        "The table's id: the {pk} of /api/scoring/tables/{pk}/results/ (enter and read its result). "
+        "`number` is the table's number within its game, as printed on the sheets."))
     seats = SeatSerializer(many=True, read_only=True)
     deal_command = serializers.SerializerMethodField()
     deadline = serializers.DateTimeField(read_only=True)
+    results_url = serializers.SerializerMethodField(help_text="where this table's result is entered and read")
 
     class Meta:
         model = Table
-        fields = ["number", "status", "seats", "deal_seed", "deal", "deal_command", "deadline"]
+        fields = ["id", "number", "status", "seats", "deal_seed", "deal", "deal_command", "deadline", "results_url"]
+
+    def get_results_url(self, table: Table) -> str:
+        return reverse("scoring-api-table-results", args=[table.pk])
 
     def get_deal_command(self, table: Table) -> str | None:
         return services.deal_command(table) if table.deal_seed else None

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.engine_messages import violation_text
 from config.errors import ConflictError, DomainError
 from engine.closure import ClosureState, NextAction
 from engine.violations import EngineError
@@ -132,7 +133,8 @@ def start_closure(locked: Table, *, now: dt.datetime | None = None) -> None:
 
 
 def _engine_refusal(exc: EngineError, field: str) -> DomainError:
-    return DomainError(f"{exc.rule}: {exc}", field=field, rule=exc.rule)
+    """The engine's refusal in the page's language, its rule id said once."""
+    return DomainError(violation_text(exc), field=field, rule=exc.rule)
 
 
 def _begin(table: Table, expected_version: int | None, now: dt.datetime | None) -> Table:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -74,6 +75,10 @@ class TurnLogSerializer(serializers.Serializer):
     status = serializers.CharField()
     next_action = NextActionSerializer()
     closure_state = serializers.DictField()
+    expiry = serializers.DictField(allow_null=True, help_text=(
+        "null until time expires; then {seat, assumed, message}: the seat whose turn it was (E-SUPP), "
+        "and assumed=true when nobody said so and no turn had been recorded (then seat 1 or the seat "
+        "the steps reached is used: set the right one with turns/expiry-seat/)"))
     events = TurnEventSerializer(many=True)
 
 
@@ -123,7 +128,30 @@ class _TableView(APIView):
                             "rule": action.rule, "message": action.message},
             "closure_state": closure.current_state(table).as_dict(),
             "events": closure.steps(table),
+            "expiry": _expiry(table),
         }
+
+
+def _expiry(table: Table) -> dict[str, Any] | None:
+    """E-SUPP: whose turn it was when time expired, and whether a person said so. With no turn
+    recorded before the deadline the closure starts from the seat the recorded steps reach (seat 1
+    when none was): the answer says so instead of letting it pass unnoticed."""
+    from tournaments.models import AuditEntry
+
+    events = closure.steps(table)
+    expiry = next((e for e in events if e.kind == TurnEvent.Kind.TIME_EXPIRED), None)
+    if expiry is None:
+        return None
+    before = [e for e in events if e.index < expiry.index and e.kind != TurnEvent.Kind.ELIMINATION]
+    said = AuditEntry.objects.filter(action="table.expiry_seat", object_type="tables.Table",
+                                     object_id=str(table.pk)).exists()
+    assumed = not before and not said
+    message = ""
+    if assumed:
+        message = _("Time expired with no turn recorded: seat %(seat)s is assumed to have been playing. If "
+                    "another seat was, say so (turns/expiry-seat/) before recording any further step "
+                    "(E-SUPP).") % {"seat": expiry.seat}
+    return {"seat": expiry.seat, "assumed": assumed, "message": message}
 
 
 class ClockView(_TableView):

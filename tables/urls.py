@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import slip_views, views
+from tables import print_views, slip_views, views
 
 app_name = "tables"
 game = "t/<slug:slug>/games/<id:number>/"
@@ -9,6 +9,7 @@ urlpatterns = [
     path(game + "tables/", views.game_tables, name="game_tables"),
     path(game + "tables/<id:table>/", views.table_page, name="table"),
     path(game + "tables/<id:table>/sheet/", views.sheet, name="sheet"),
+    path(game + "scoresheets/", print_views.scoresheets, name="scoresheets"),
     path(game + "where/", views.where, name="where"),
     path(game + "objective/", views.objective, name="objective"),
     path(game + "organize/", views.organize, name="organize"),
@@ -19,4 +20,5 @@ urlpatterns = [
     path("t/<slug:slug>/clock-settings/", slip_views.clock_settings, name="clock_settings"),
     path("t/<slug:slug>/knockout/", views.knockout_page, name="knockout"),
     path("t/<slug:slug>/knockout/phases/", views.phases_page, name="phases"),
+    path("t/<slug:slug>/meetings/", print_views.meetings, name="meetings"),
 ]

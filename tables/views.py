@@ -125,7 +125,7 @@ organizer_required = staff_required("organizer")
 
 
 def _error_text(exc: DomainError) -> str:
-    return f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+    return exc.text
 
 
 # ------------------------------------------------------------------------------ public pages

@@ -16,7 +16,6 @@ username) are kept as they are; missing ones are created, with their password ha
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,6 +27,7 @@ from django.db import connection, models, transaction
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError
+from engine import exact
 
 from .models import Club, Player, Tournament
 
@@ -121,7 +121,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "format": FORMAT,
         "tournament": tournament.slug,
         "users": [{f: _plain(getattr(u, f)) for f in USER_FIELDS} for u in users],
-        "objects": json.loads(json.dumps(rows, default=_plain)),
+        "objects": exact.loads(exact.dumps(rows, default=_plain)),  # scores stay exact decimals
     }
 
 
@@ -130,7 +130,7 @@ def _plain(value: Any) -> Any:
 
 
 def dumps(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
+    return exact.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
 
 
 def import_tournament(document: Any) -> Tournament:

@@ -10,23 +10,33 @@ from django.utils.translation import gettext_lazy as _
 
 from config.errors import DomainError
 
+from .dates import DateField
 from .models import Tournament, TournamentRole
 from .spreadsheets import LIMITS
 
 
+def scoring_choices() -> list[tuple[str, str]]:
+    """Every scoring system of the engine, by its id and what it does (never free text)."""
+    from engine.scoring import SCORING_SYSTEMS
+    from scoring.labels import system
+
+    return [(code, f"{code} – {system(code)}") for code in SCORING_SYSTEMS]
+
+
 def add_domain_error(form: forms.Form, error: DomainError) -> None:
+    """The error next to its field (``DomainError.text``: a rule id is cited, an internal kind of
+    refusal such as ``DUPLICATE`` is not)."""
     field = error.field if error.field in form.fields else None
-    message = f"{error.message} [{error.rule}]" if error.rule else error.message
-    form.add_error(field, message)
+    form.add_error(field, error.text)
 
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=150)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = DateField(label=_("Date"))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
     ruleset = forms.ChoiceField(label=_("Rule set"), choices=Tournament.RuleSet.choices)
-    scoring_system = forms.CharField(label=_("Scoring system"), max_length=20, initial="S-RTU")
+    scoring_system = forms.ChoiceField(label=_("Scoring system"), initial="S-RTU", choices=scoring_choices)
     games_count = forms.IntegerField(label=_("Number of games"), min_value=1, max_value=20,
                                      initial=3)
     start_times = forms.CharField(
@@ -58,9 +68,12 @@ class RegistrationForm(forms.Form):
         label=_("E-mail"), required=False,
         help_text=_("Seen only by the organizers."),
     )
-    birth_date = forms.DateField(
+    region = forms.CharField(
+        label=_("Region"), max_length=60, required=False,
+        help_text=_("The club's region (national events keep regions apart at the tables)."),
+    )
+    birth_date = DateField(
         label=_("Date of birth"), required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Seen only by the organizers."),
     )
 
@@ -82,7 +95,7 @@ class CsvImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_("Columns: first_name, last_name, nickname, club, email, birth_date "
-                    "(YYYY-MM-DD), national_id. A file with one bad row imports nothing."),
+                    "(DD/MM/YYYY), national_id. A file with one bad row imports nothing."),
     )
 
     def clean_file(self) -> Any:

@@ -111,7 +111,7 @@ def merge_player(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         except PermissionDeniedError:
             raise
         except DomainError as exc:
-            messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+            messages.error(request, exc.text)
             status = exc.status_code
         else:
             messages.success(request, _("Merged: %(name)s stays.") % {"name": kept.full_name})

@@ -14,6 +14,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
+
 DEFAULT_START_TIMES = ["10:30", "14:00", "16:30"]  # K-BEST2: a one-day event's three games
 
 
@@ -363,8 +365,8 @@ class AuditEntry(models.Model):
     action = models.CharField(max_length=60)
     object_type = models.CharField(max_length=60)
     object_id = models.CharField(max_length=40, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True, encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
+    after = models.JSONField(null=True, blank=True, encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
     at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:

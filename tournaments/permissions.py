@@ -15,6 +15,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
@@ -81,8 +82,36 @@ class TournamentObjectPermission(BasePermission):
         tournament = view.get_tournament() if hasattr(view, "get_tournament") else None
         if tournament is None:
             return True  # e.g. creating a tournament: any signed-in user becomes its organizer
-        check = is_organizer if getattr(view, "required_role", "organizer") == "organizer" else is_referee
-        return check(request.user, tournament)
+        role = getattr(view, "required_role", "organizer")
+        check = is_organizer if role == "organizer" else is_referee
+        if check(request.user, tournament):
+            return True
+        self.message = refusal(request.user, tournament, role)
+        return False
+
+
+def refusal(user: Any, tournament: Tournament, role: str) -> dict[str, Any]:
+    """Why a signed-in user may not write here: the role needed, and the role they have (in this
+    tournament or elsewhere), so an outside client knows what to fix."""
+    from .models import TournamentRole
+
+    mine = TournamentRole.objects.filter(user=user, tournament=tournament).values_list("role", flat=True).first()
+    elsewhere = list(TournamentRole.objects.filter(user=user).exclude(tournament=tournament)
+                     .values_list("tournament__slug", flat=True)[:5])
+    needed = _("an organizer") if role == "organizer" else _("a referee or an organizer")
+    if mine:
+        text = _("You are %(mine)s of “%(name)s”; this needs %(needed)s of it.") % {
+            "mine": _("a referee") if mine == "referee" else _("an organizer"), "name": tournament.name,
+            "needed": needed}
+    elif elsewhere:
+        text = _("You are staff of another tournament (%(others)s), not of “%(name)s”: only %(needed)s of "
+                 "this tournament may do this.") % {"others": ", ".join(elsewhere), "name": tournament.name,
+                                                     "needed": needed}
+    else:
+        text = _("You have no role in “%(name)s”: only %(needed)s of this tournament may do this.") % {
+            "name": tournament.name, "needed": needed}
+    return {"detail": text, "rule": "ROLE", "tournament": tournament.slug, "required_role": role,
+            "your_role": mine or ""}
 
 
 def staff_required(role: str) -> Callable[..., Any]:

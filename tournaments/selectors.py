@@ -13,6 +13,7 @@ from .models import (
     Player,
     Registration,
     Tournament,
+    TournamentRole,
     normalise_name,
 )
 from .permissions import is_organizer, is_referee
@@ -20,9 +21,11 @@ from .permissions import is_organizer, is_referee
 
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     """Public tournaments (not drafts), plus the drafts of tournaments the user works on."""
+    # The roles are looked up in a subquery, not joined: a join repeats each registration once
+    # per role row and the count doubled (40 players for a 20-player event).
     qs = Tournament.objects.annotate(
         registered_count=Count(
-            "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)
+            "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED), distinct=True,
         )
     )
     scope = getattr(user, "link_tournament_id", None)  # a referee's private link: one tournament
@@ -32,8 +35,8 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     if scope is not None:
         visible |= Q(pk=scope)
     elif getattr(user, "is_authenticated", False):
-        visible |= Q(roles__user=user)
-    return qs.filter(visible).distinct()
+        visible |= Q(pk__in=TournamentRole.objects.filter(user=user).values("tournament_id"))
+    return qs.filter(visible)
 
 
 def can_see(user: Any, tournament: Tournament) -> bool:

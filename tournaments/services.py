@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from config.errors import DomainError, PermissionDeniedError
 
 from . import audit, spreadsheets
+from .dates import format_date, parse_date
 from .models import (
     AccessLink,
     CheckIn,
@@ -302,12 +303,14 @@ class PlayerData:
     email: str = ""
     birth_date: dt.date | None = None
     national_id: str = ""  # the national ranking's id; organizers only, never shown publicly
+    region: str = ""  # the club's region (Regione), kept on the club as the Iscritti sheet does
 
     def clean(self) -> PlayerData:
         self.first_name = " ".join((self.first_name or "").split())
         self.last_name = " ".join((self.last_name or "").split())
         self.nickname = " ".join((self.nickname or "").split())
         self.club = " ".join((self.club or "").split())
+        self.region = " ".join((self.region or "").split())[:60]
         self.email = (self.email or "").strip()
         self.national_id = " ".join(str(self.national_id or "").split())
         if len(self.national_id) > 32:
@@ -325,12 +328,12 @@ class PlayerData:
             if not text:
                 self.birth_date = None
             else:
-                try:
-                    self.birth_date = dt.date.fromisoformat(text)
-                except ValueError:
+                parsed = parse_date(text)
+                if parsed is None:
                     raise DomainError(
-                        _("Enter the date of birth as YYYY-MM-DD."), field="birth_date"
-                    ) from None
+                        _("Enter the date of birth as DD/MM/YYYY."), field="birth_date"
+                    )
+                self.birth_date = parsed
         return self
 
 
@@ -422,6 +425,26 @@ def player_for(data: PlayerData, club: Club | None, *, actor: Any = None,
     return player
 
 
+def _ask_when_same_name(tournament: Tournament, data: PlayerData, club: Club | None) -> None:
+    """Typed again without a club, a name already registered is a question for whoever types it
+    (the same person, or a namesake to tell apart by club or nickname), not a bare refusal."""
+    if data.national_id or club is not None:
+        return
+    same = (Registration.objects.filter(tournament=tournament, player__normalised_name=normalise_name(
+        data.first_name, data.last_name)).exclude(status=Registration.Status.WITHDRAWN)
+        .select_related("player__club").first())
+    if same is None or (data.nickname and data.nickname.lower() != same.player.nickname.lower()):
+        return
+    other = same.player
+    raise DomainError(
+        _("%(name)s (%(club)s) is already registered for this tournament. Is this the same person? "
+          "If so, there is nothing to do. If it is someone else with the same name, give their club "
+          "or a nickname so the two can be told apart.")
+        % {"name": other.full_name, "club": other.club.name if other.club else _("no club")},
+        field="club", rule="DUPLICATE",
+    )
+
+
 def _registration_message_for_duplicate(player: Player) -> str:
     return _(
         "%(name)s is already registered for this tournament."
@@ -452,7 +475,11 @@ def register(
             _("Only an organizer of this tournament may enter a national id."),
             field="national_id", rule="ROLE",
         )
-    club = get_or_create_club(data.club, actor=actor) if data.club else None
+    club = get_or_create_club(data.club, actor=actor, region=data.region) if data.club else None
+    if club is not None and data.region and not club.region:
+        club.region = data.region
+        club.save(update_fields=["region"])
+    _ask_when_same_name(tournament, data, club)
     player = player_for(data, club, actor=actor, tournament=tournament)
     registration = Registration.objects.filter(tournament=tournament, player=player).first()
     if registration is not None and registration.status != Registration.Status.WITHDRAWN:
@@ -765,7 +792,7 @@ def export_csv(tournament: Tournament, *, actor: Any) -> str:
         p = reg.player  # personal data: as entered for this tournament (the registration's)
         rows.append([
             p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", reg.email,
-            reg.birth_date.isoformat() if reg.birth_date else "", reg.national_id, reg.status,
+            format_date(reg.birth_date), reg.national_id, reg.status,
         ])
     return spreadsheets.csv_text(rows)  # every cell neutralised (no live formula)
 
@@ -798,7 +825,7 @@ def _decode(content: bytes | str) -> str:
 def import_csv(tournament: Tournament, content: bytes | str, *, actor: Any) -> list[Registration]:
     """Register every row of a CSV file in ONE transaction: a bad row (reported by line and
     field) imports nothing. Columns (first line): first_name, last_name, nickname, club, email,
-    birth_date (YYYY-MM-DD), national_id — Italian headers (nome, cognome, circolo, codice…) are
+    birth_date (DD/MM/YYYY or YYYY-MM-DD), national_id — Italian headers (nome, cognome, circolo, codice…) are
     accepted too;
     comma or semicolon separated."""
     require_organizer(actor, tournament)

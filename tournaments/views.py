@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.errors import DomainError, PermissionDeniedError
 from config.htmx import refusal_from
 
-from . import selectors, services
+from . import audit_text, selectors, services
 from .access import linked_player, use_access_link
 from .forms import (
     CsvImportForm,
@@ -41,7 +41,7 @@ def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
 
 
 def _message_error(request: HttpRequest, exc: DomainError) -> None:
-    text = f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+    text = exc.text
     messages.error(request, text)
 
 
@@ -233,7 +233,7 @@ def registration_national_id(request: HttpRequest, tournament: Tournament, pk: i
         except PermissionDeniedError as exc:
             raise PermissionDenied(exc.message) from exc
         except DomainError as exc:
-            error = f"{exc.message} [{exc.rule}]" if exc.rule else exc.message
+            error = exc.text
         else:
             messages.success(request, _("National id of %(name)s saved.")
                              % {"name": reg.player.full_name})
@@ -469,6 +469,6 @@ def link_revoke(request: HttpRequest, tournament: Tournament, pk: int) -> HttpRe
 @require_GET
 @staff_required("organizer")
 def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    entries = selectors.audit_log(tournament)[:500]
+    entries = audit_text.sentences(selectors.audit_log(tournament)[:500])
     return render(request, "tournaments/audit.html", {"tournament": tournament,
                                                        "entries": entries})

@@ -8,13 +8,43 @@
    - <button data-copy="text">: copy the text (an invitation link) to the clipboard;
    - <input data-value-from="#id">: takes that element's value when its form is submitted
      (the check-in page's "everyone shown" sends the search typed meanwhile);
-   - [data-keep-selection]: its polling refresh waits while a checkbox in it is ticked. */
+   - [data-keep-selection]: its polling refresh waits while a checkbox in it is ticked.
+   - a part of the page an htmx poll replaces keeps where it was scrolled to (its scroll boxes
+     with an id, and the window), and keeps the focus: a periodic refresh never throws a reader
+     on a phone back to the left edge of a long table. */
 (function () {
   "use strict";
   document.addEventListener("change", function (event) {
     var el = event.target;
     if (el && el.matches && el.matches("[data-autosubmit]") && el.form) {
       el.form.submit();
+    }
+  });
+  var kept = null;
+  function boxes(root) {
+    var found = root.matches && root.matches(".scroll[id], [data-keep-scroll][id]") ? [root] : [];
+    return found.concat(Array.prototype.slice.call(root.querySelectorAll(".scroll[id], [data-keep-scroll][id]")));
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target) { return; }
+    var active = document.activeElement;
+    kept = {x: window.scrollX, y: window.scrollY, boxes: {},
+            focus: active && active.id && target.contains(active) ? active.id : null};
+    boxes(target).forEach(function (el) { kept.boxes[el.id] = [el.scrollLeft, el.scrollTop]; });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!kept) { return; }
+    var state = kept;
+    kept = null;
+    Object.keys(state.boxes).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) { el.scrollLeft = state.boxes[id][0]; el.scrollTop = state.boxes[id][1]; }
+    });
+    if (window.scrollX !== state.x || window.scrollY !== state.y) { window.scrollTo(state.x, state.y); }
+    if (state.focus && document.activeElement !== document.getElementById(state.focus)) {
+      var f = document.getElementById(state.focus);
+      if (f && f.focus) { f.focus({preventScroll: true}); }
     }
   });
   document.addEventListener("click", function (event) {

@@ -308,9 +308,9 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
     board.evaluate("() => { window.__notReloaded = true; }")
     table1_players = [s.player for s in table1.seats.select_related("player")]
     first = table1_players[0].display_name
-    game1_cell = """name => { for (const tr of document.querySelectorAll('#standings tbody tr')) {
+    game1_cell = """name => { for (const tr of document.querySelectorAll('#standings tbody tr')) {  // #, player, total, G1
         const a = tr.querySelector('a'); if (a && a.textContent.trim() === name)
-            return tr.children[2].textContent.trim(); } return null; }"""
+            return tr.children[3].textContent.trim(); } return null; }"""
     assert not board.evaluate(game1_cell, first)  # no game-1 points for table 1 yet
 
     enter = reverse("scoring:enter", args=[slug, table1.pk])

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from engine import exact
 from engine.board import load_board
 from engine.club_formats import CLUB_FORMATS, Seat, score_table, tournament_points
 from engine.objectives import Objective
@@ -24,73 +27,105 @@ WORLD = load_board("world")
 RTU = get_ruleset("RTU")
 
 
+def dec(x: Any) -> Any:
+    """Expected numbers as the exact decimals the engine gives (1.05 → Decimal("1.05"))."""
+    if isinstance(x, dict):
+        return {k: dec(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [dec(v) for v in x]
+    return Decimal(repr(x))
+
+
 # ------------------------------------------------------------------ RULES.md's worked numbers
 def test_master_winner_with_50_scores_1_050_and_a_five_table_loser_with_21_scores_0_027() -> None:
-    assert score_table("S-MASTER", [50, 30, 20, 10]) == [1.05, 0.03, 0.02, 0.01]
+    assert score_table("S-MASTER", [50, 30, 20, 10]) == dec([1.05, 0.03, 0.02, 0.01])
     five = score_table("S-MASTER", [60, 21, 20, 10, 5])
-    assert five[1] == 0.027  # 21 × 1.25 = 26.25 → 0.02625, rounded UP to 0.027
-    assert five[0] == 1.075  # 60 × 1.25 = 75
+    assert five[1] == dec(0.027)  # 21 × 1.25 = 26.25 → 0.02625, rounded UP to 0.027
+    assert five[0] == dec(1.075)  # 60 × 1.25 = 75
 
 
 def test_master_never_exceeds_1_100() -> None:
-    assert score_table("S-MASTER", [100, 30, 20, 10])[0] == 1.1  # RisiKo!
-    assert score_table("S-MASTER", [100, 30, 20, 10, 0])[0] == 1.1  # 125 counts as 100
-    assert score_table("S-MASTER", [80, 30, 20, 10, 0])[0] == 1.1  # 80+ at a 5-table counts as 100
-    assert score_table("S-MASTER", [70, 30, 20, 10, 0])[0] == 1.088  # 87.5 → 1.0875 → up to 1.088
+    assert score_table("S-MASTER", [100, 30, 20, 10])[0] == dec(1.1)  # RisiKo!
+    assert score_table("S-MASTER", [100, 30, 20, 10, 0])[0] == dec(1.1)  # 125 counts as 100
+    assert score_table("S-MASTER", [80, 30, 20, 10, 0])[0] == dec(1.1)  # 80+ at a 5-table counts as 100
+    assert score_table("S-MASTER", [70, 30, 20, 10, 0])[0] == dec(1.088)  # 87.5 → 1.0875 → up to 1.088
 
 
 def test_spartac_42_against_33_gives_142_and_91() -> None:
-    assert score_table("S-SPARTAC", [42, 33, 20, 10]) == [142, 91, 78, 68]
+    assert score_table("S-SPARTAC", [42, 33, 20, 10]) == dec([142, 91, 78, 68])
     # RisiKo!: 100 + 100 (the tool's code; its manual says 186); others keep their own P
-    assert score_table("S-SPARTAC", [100, 30, 0, 0]) == [200, 30, 0, 0]
+    assert score_table("S-SPARTAC", [100, 30, 0, 0]) == dec([200, 30, 0, 0])
     # at a 5-table the winner's P counts × 1.25; the others lose the raw difference
-    assert score_table("S-SPARTAC", [40, 30, 20, 10, 0]) == [150, 90, 80, 70, 60]
+    assert score_table("S-SPARTAC", [40, 30, 20, 10, 0]) == dec([150, 90, 80, 70, 60])
 
 
 def test_bgl_at_five_players_100_65_50_30_15_plus_share_of_the_table() -> None:
-    assert score_table("S-BGL", [40, 30, 20, 10, 0]) == [100.4, 65.3, 50.2, 30.1, 15]
-    assert score_table("S-BGL", [43, 41, 40, 40]) == [100.262, 60.25, 40.243, 20.243]
+    assert score_table("S-BGL", [40, 30, 20, 10, 0]) == dec([100.4, 65.3, 50.2, 30.1, 15])
+    assert score_table("S-BGL", [43, 41, 40, 40]) == dec([100.262, 60.25, 40.243, 20.243])
 
 
 def test_bgl_shared_places_average_and_three_player_phantom() -> None:
     fmt = CLUB_FORMATS["S-BGL"]
     shared = tournament_points(fmt, [Seat(1, 40, 1), Seat(2, 30, 2, 2), Seat(3, 30, 2, 2), Seat(4, 0, 4)])
-    assert shared == {1: 100.4, 2: 50.3, 3: 50.3, 4: 20}  # places 2 and 3 share (60 + 40) / 2
-    # 3 players: a phantom worth 0.9 × the average (30) joins the total: 100 + 30 = 130
-    assert score_table("S-BGL", [50, 30, 20]) == [100.384, 55.23, 10.153]
+    assert shared == dec({1: 100.4, 2: 50.3, 3: 50.3, 4: 20})  # places 2 and 3 share (60 + 40) / 2
+    # 3 players: a phantom with P 0.9 × 100 ÷ 3 = 30 sits 3rd (the player level with it stays
+    # ahead), the table scores as a 4-player one, and the total is 100 + 30 = 130
+    assert score_table("S-BGL", [50, 30, 20]) == dec([100.384, 60.23, 20.153])
 
 
 def test_open_factor_by_table_size_and_sole_or_shared_win() -> None:
-    assert score_table("S-OPEN", [40, 30, 20, 10]) == [90, 30, 20, 10]
-    assert score_table("S-OPEN", [40, 30, 20, 10, 5]) == [100, 37.5, 25, 12.5, 6.25]
-    assert score_table("S-OPEN", [40, 30, 20]) == [80, 22.5, 15]
+    assert score_table("S-OPEN", [40, 30, 20, 10]) == dec([90, 30, 20, 10])
+    assert score_table("S-OPEN", [40, 30, 20, 10, 5]) == dec([100, 37.5, 25, 12.5, 6.25])
+    assert score_table("S-OPEN", [40, 30, 20]) == dec([80, 22.5, 15])
     fmt = CLUB_FORMATS["S-OPEN"]
     shared = tournament_points(fmt, [Seat(1, 40, 1, 2), Seat(2, 40, 1, 2), Seat(3, 20, 3), Seat(4, 10, 4)])
-    assert shared == {1: 65, 2: 65, 3: 20, 4: 10}
+    assert shared == dec({1: 65, 2: 65, 3: 20, 4: 10})
 
 
 def test_raduno_has_no_table_size_factor() -> None:
-    assert score_table("S-RADUNO", [40, 30, 20, 10]) == [90, 30, 20, 10]
-    assert score_table("S-RADUNO", [40, 30, 20, 10, 4]) == [90, 30, 20, 10, 4]
-    assert score_table("S-RADUNO", [100, 30, 0, 0]) == [150, 30, 0, 0]
+    assert score_table("S-RADUNO", [40, 30, 20, 10]) == dec([90, 30, 20, 10])
+    assert score_table("S-RADUNO", [40, 30, 20, 10, 4]) == dec([90, 30, 20, 10, 4])
+    assert score_table("S-RADUNO", [100, 30, 0, 0]) == dec([150, 30, 0, 0])
 
 
 def test_gufo_place_bonus_plus_hundredths_and_eliminated_bonus() -> None:
-    assert score_table("S-GUFO", [40, 30, 20, 0], eliminated=[False, False, False, True]) == [12.4, 7.3, 5.2, 1]
-    assert score_table("S-GUFO", [40, 30, 20, 10, 0]) == [12.5, 7.375, 5.25, 3.125, 2]
-    assert score_table("S-GUFO", [40, 30, 20]) == [12.3, 7.225, 5.15]
+    assert score_table("S-GUFO", [40, 30, 20, 0], eliminated=[False, False, False, True]) == dec([12.4, 7.3, 5.2, 1])
+    assert score_table("S-GUFO", [40, 30, 20, 10, 0]) == dec([12.5, 7.375, 5.25, 3.125, 2])
+    assert score_table("S-GUFO", [40, 30, 20]) == dec([12.3, 7.225, 5.15])
     both_out = score_table("S-GUFO", [50, 36, 0, 0], eliminated=[False, False, True, True])
-    assert both_out == [12.5, 7.36, 2, 1]  # the one eliminated later (listed first) is 3rd
+    assert both_out == dec([12.5, 7.36, 2, 1])  # the one eliminated later (listed first) is 3rd
 
 
 def test_numbers_are_data_a_preset_can_change() -> None:
-    assert score_table("S-RADUNO", [40, 30, 20, 10], changes={"win_bonus": 40}) == [80, 30, 20, 10]
-    assert score_table("S-OPEN", [40, 30, 20, 10, 5], changes={"size_factor": {"5": 1}}) == [90, 30, 20, 10, 5]
+    assert score_table("S-RADUNO", [40, 30, 20, 10], changes={"win_bonus": 40}) == dec([80, 30, 20, 10])
+    assert score_table("S-OPEN", [40, 30, 20, 10, 5], changes={"size_factor": {"5": 1}}) == dec([90, 30, 20, 10, 5])
     with pytest.raises(ValueError, match="no setting"):
         score_table("S-OPEN", [40, 30, 20, 10], changes={"bogus": 1})
     described = CLUB_FORMATS["S-BGL"].as_dict()
-    assert described["place_points"]["5"] == [100, 65, 50, 30, 15]
-    json.dumps(described)  # every number can be shown by a page or an API
+    assert described["place_points"]["5"] == dec([100, 65, 50, 30, 15])
+    assert exact.loads(exact.dumps(described))["size_factor"] == {}  # shown exactly by a page or an API
+
+
+def test_gufo_keeps_four_decimals_exactly() -> None:
+    # 17 × 1.25 ÷ 100 = 0.2125 (RULES.md's own example); 23 × 1.25 = 28.75 → 0.2875 + 7 = 7.2875,
+    # which a binary float rounds to 7.287 in one place and 7.288 in another
+    assert score_table("S-GUFO", [30, 23, 17, 10, 5])[1:3] == [Decimal("7.2875"), Decimal("5.2125")]
+    assert score_table("S-GUFO", [40, 11, 10, 5, 1])[1] == Decimal("7.1375")
+    assert exact.dumps({"p": score_table("S-GUFO", [30, 23, 17, 10, 5])[1]}) == '{"p": 7.2875}'
+
+
+def test_bgl_three_player_table_scores_as_four_with_a_phantom() -> None:
+    # phantom P = 0.9 × 80 ÷ 3 = 24 (3rd), total 80 + 24 = 104: 40/104, 30/104, 10/104
+    assert score_table("S-BGL", [40, 30, 10]) == dec([100.384, 60.288, 20.096])
+    # the phantom's P is cut to 1 decimal (0.9 × 71 ÷ 3 = 21.3), only its whole part (21) joins the total
+    assert score_table("S-BGL", [40, 21, 10]) == dec([100.434, 40.228, 20.108])  # phantom 2nd
+
+
+@pytest.mark.parametrize("p", [81, 90, 100])
+def test_open_sole_winner_at_five_scores_at_most_150(p: int) -> None:
+    assert score_table("S-OPEN", [p, 30, 20, 10, 5])[0] == 150
+    assert score_table("S-OPEN", [80, 30, 20, 10, 5])[0] == 150
+    assert score_table("S-OPEN", [64, 30, 20, 10, 5])[0] == 130  # 80 + 50: below the cap
 
 
 # ------------------------------------------------------------------ through the engine's score_game
@@ -126,7 +161,7 @@ def test_every_club_system_scores_a_final_board(system: str, expected: dict[int,
     # P and places are S-RTU's / S-PLACE's: 51 wins, the three 35s split by extra points, armies
     assert [scores[s].game_score for s in (1, 2, 3, 4)] == [35, 35, 35, 51]
     assert [scores[s].place for s in (4, 3, 2, 1)] == [1, 2, 3, 4]
-    assert {s: scores[s].tournament_points for s in expected} == expected
+    assert {s: scores[s].tournament_points for s in expected} == dec(expected)
 
 
 def test_club_changes_reach_the_engine_and_bad_ones_are_refused() -> None:

@@ -3,14 +3,15 @@ format allows, and results are scored by the preset's system through the engine.
 
 from __future__ import annotations
 
-import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from config.errors import DomainError, PermissionDeniedError
+from engine import exact
 from engine.scoring import SCORING_SYSTEMS
-from scoring import presets, selectors, services
+from scoring import labels, presets, selectors, services
 from scoring.standings import METRICS
 from tables.seating import PRIORITIES
 from tests.factories import scoring as f
@@ -30,13 +31,13 @@ def event(db: Any) -> dict[str, Any]:
 
 
 def test_every_preset_is_consistent_data() -> None:
-    assert set(presets.PRESETS) == {"rtu-one-day", "open", "raduno", "master", "campionato", "cni"}
+    assert set(presets.PRESETS) == {"rtu-one-day", "open", "raduno", "master", "campionato", "cni", "gufo", "bgl"}
     for p in presets.PRESETS.values():
         assert p.scoring_system in SCORING_SYSTEMS
         assert all(m in METRICS for m in p.chain)
         for r in p.rounds.values():
             assert set(r.priorities) <= set(PRIORITIES) and r.seeding in ("random", "swiss", "greca")
-        json.dumps(p.as_dict())
+        exact.dumps(p.as_dict())
     cni = presets.PRESETS["cni"]
     assert cni.games_count == 3 and cni.tables_for(2).seeding == "greca" and cni.tables_for(3).seeding == "random"
     assert presets.PRESETS["raduno"].as_dict()["knockout_thresholds"] == [36, 76, 116, 156, 196]
@@ -52,10 +53,10 @@ def test_master_preset_scores_results_with_the_master_formula(event: dict[str, A
     assert (t.scoring_system, t.games_count) == ("S-MASTER", 4)
     table = f.make_table(t, 1, event["players"])
     sub = f.enter(table, ref, "short", SHORT, confirm_by=org)
-    assert sorted(r["tournament_points"] for r in sub.scores) == [0.01, 0.02, 0.03, 1.05]
+    assert sorted(r["tournament_points"] for r in sub.scores) == [Decimal(x) for x in ("0.01", "0.02", "0.03", "1.05")]
     data = selectors.standings(t)
     assert data["preset"] == "master" and data["chain"][:2] == ["total", "best_game"]
-    assert [r["total"] for r in data["rows"]] == [1.05, 0.03, 0.02, 0.01]
+    assert [r["total"] for r in data["rows"]] == [Decimal(x) for x in ("1.05", "0.03", "0.02", "0.01")]
     assert AuditEntry.objects.filter(action="scoring.preset").count() == 1
 
 
@@ -136,4 +137,4 @@ def test_standings_page_explains_the_tie_break(event: dict[str, Any], client: An
     assert [(r["player"], r["total"], r["wins"]) for r in rows[:2]] == [(a.pk, 130, 1), (b.pk, 130, 1)]
     assert rows[0]["tiebreak"] == rows[1]["tiebreak"] == "best_game"  # total, wins level: best game 100 > 90
     page = client.get(f"/t/{t.slug}/standings/")
-    assert str(METRICS[rows[0]["tiebreak"]][1]).encode() in page.content
+    assert labels.metric(rows[0]["tiebreak"]).encode() in page.content

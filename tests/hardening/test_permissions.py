@@ -83,6 +83,7 @@ EXPECTED: dict[str, Any] = {
     "tables:game_tables": READ, "tables:table": READ, "tables:sheet": READ, "tables:where": READ,
     "tables:objective": READ, "tables:organize": {"post": ORGANIZER}, "tables:knockout": READ,
     "tables:qr": READ,  # the QR image of a table page (GET/HEAD only)
+    "tables:scoresheets": READ, "tables:meetings": READ, "favicon": READ,
     "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ, "scoring:ranking": READ,
     "scoring:status": {"post": ORGANIZER},  # scoring settings
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},

@@ -61,7 +61,7 @@ def _game(w: World, extra: dict[str, Any] | None = None, number: int = 2) -> dic
 
 
 ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
-    "healthz": lambda w: {}, "set_language": lambda w: {}, "login": lambda w: {},
+    "healthz": lambda w: {}, "favicon": lambda w: {}, "set_language": lambda w: {}, "login": lambda w: {},
     "logout": lambda w: {}, "password_change": lambda w: {}, "password_change_done": lambda w: {},
     "password_reset": lambda w: {}, "password_reset_done": lambda w: {},
     "password_reset_confirm": lambda w: {"uidb64": "MQ", "token": "set-password"},
@@ -107,6 +107,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "tables_referee:referee_status": lambda w: _game(w, {"table": 1}),
     "tables:game_tables": _game, "tables:table": lambda w: _game(w, {"table": 1}),
     "tables:sheet": lambda w: _game(w, {"table": 1}), "tables:where": _game,
+    "tables:scoresheets": _game, "tables:meetings": lambda w: {"slug": w.slug},
     "tables:objective": _game, "tables:organize": _game,
     "tables:knockout": lambda w: {"slug": w.slug},
     "tables:qr": lambda w: {},  # the QR image; without ?path= a 404 (tests/tables/test_qr.py)

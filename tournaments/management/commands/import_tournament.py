@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from config.errors import DomainError
+from engine import exact
 from tournaments import backup
 
 
@@ -22,10 +22,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             if options["file"] == "-":
-                document = json.load(sys.stdin)
+                document = exact.loads(sys.stdin.read())
             else:
                 with open(options["file"], encoding="utf-8") as fh:
-                    document = json.load(fh)
+                    document = exact.loads(fh.read())
         except (OSError, ValueError) as exc:
             raise CommandError(f"Cannot read {options['file']}: {exc}") from exc
         try:

@@ -1,0 +1,100 @@
+"""An event day printed and read on a phone: the scoresheets of every table printed in one go
+(print emulation, a PNG kept, the printed text checked), and the standings at 360 px showing
+every digit of a three-digit total, keeping their scroll position across the periodic refresh."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.e2e.conftest import PHONE
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
+
+RTU_SHORT = [(50, 10, 20, None, False), (30, 20, 20, None, False), (20, 14, 20, None, False),
+             (10, 10, 20, None, False)]
+RISIKO = [(86, 0, 20, None, True), (30, 8, 20, None, False), (20, 10, 20, None, False),
+          (10, 0, 20, None, False)]
+
+
+def _event(games: int = 2) -> dict[str, Any]:
+    from tests.factories import scoring as f
+    from tournaments.models import Tournament
+
+    t = f.ScoringTournamentFactory(name="Coppa dei Tre Mari con un nome lungo", status=Tournament.Status.RUNNING)
+    org, ref = f.role(t, "organizer"), f.role(t)
+    ps = f.players(t, 8)
+    for g in range(1, games + 1):
+        for i, four in enumerate((ps[:4], ps[4:])):
+            table = f.make_table(t, g, four)
+            data = f.short_data(RISIKO if i == 0 else RTU_SHORT)
+            f.enter(table, ref, "short", data, ended_by="objective" if i == 0 else "sdadata", confirm_by=org)
+    return {"t": t, "players": ps}
+
+
+def test_scoresheets_of_every_table_print_two_per_page(browser: Any) -> None:
+    ev = _event(games=1)
+    page = browser.person()
+    page.goto(reverse("tables:scoresheets", args=[ev["t"].slug, 1]))
+    text = browser.printed(page, "scoresheets-game1-print")
+    for expected in ("Turno 1 – Tavolo n. 1", "Turno 1 – Tavolo n. 2", "Punti", "Pti fuori obiettivo",
+                     "Punti Torneo", "Firma", "Totale punti: 164", ev["players"][0].display_name):
+        assert expected in text, expected
+    assert "Stampa tutti i tavoli" not in text  # the button is not printed
+    # two sheets fit one A4 page: each is at most half of a printed page high
+    heights = page.evaluate("() => [...document.querySelectorAll('.scoresheet')].map(e => e.offsetHeight)")
+    assert len(heights) == 2
+    browser.assert_clean()
+
+
+def test_standings_at_360px_show_every_digit_and_keep_the_scroll(browser: Any) -> None:
+    ev = _event(games=2)
+    phone = browser.person(PHONE, phone=True)
+    phone.goto(reverse("scoring:standings", args=[ev["t"].slug]))
+    browser.check(phone, "standings-360-three-digits")
+    leader = ev["players"][0].display_name
+    row = phone.locator("#standings tr", has_text=leader)
+    total = row.locator("td strong").first
+    assert total.inner_text().strip() == "260"  # RisiKo! 100 + 30 for first place, twice
+    # every digit of the total is on screen as the page opens: inside the 360 px viewport and
+    # inside the visible part of the table's box, nothing cut
+    inside = total.evaluate(
+        """e => { const r = e.getBoundingClientRect(), b = e.closest('.scroll').getBoundingClientRect();
+                  return r.left >= Math.max(0, b.left) - 0.5 && r.right <= Math.min(window.innerWidth, b.right) + 0.5
+                         && e.scrollWidth <= e.clientWidth + 0.5; }""")
+    assert inside
+    # the rest of a long table scrolls inside its box, and stays scrolled across a refresh
+    box = phone.locator("#standings")
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    scrolled = box.evaluate("e => e.scrollLeft")
+    assert scrolled > 0
+    phone.wait_for_timeout(6500)  # one periodic refresh (every 5 s)
+    assert phone.locator("#standings").evaluate("e => e.scrollLeft") == scrolled
+    # no button is clipped at 360 px, on the standings or on the organizer's pages
+    from django.contrib.auth import get_user_model
+
+    org = get_user_model().objects.filter(tournament_roles__tournament=ev["t"],
+                                          tournament_roles__role="organizer").first()
+    org.set_password("pw-360-px")
+    org.save()
+    phone.goto(reverse("login"))
+    phone.fill("input[name=username]", org.username)
+    phone.fill("input[name=password]", "pw-360-px")
+    phone.click("form button[type=submit]")
+    for url in (reverse("scoring:standings", args=[ev["t"].slug]), reverse("scoring:status", args=[ev["t"].slug]),
+                reverse("scoring:format", args=[ev["t"].slug]), reverse("tournaments:manage", args=[ev["t"].slug])):
+        phone.goto(url)
+        clipped = phone.evaluate(
+            """() => [...document.querySelectorAll('button, .button, a.button')].filter(e => {
+                const r = e.getBoundingClientRect();
+                return r.width > 0 && (e.scrollWidth > e.clientWidth + 1 || r.right > window.innerWidth + 0.5);
+            }).map(e => e.textContent.trim())""")
+        assert not clipped, (url, clipped)
+    browser.assert_clean()

@@ -1,0 +1,144 @@
+"""Italian pages say everything in Italian: the pages of the demo tournament, rendered in the
+Italian locale (standings with their tie-breaks, the format page, results and their verdicts,
+tables, the audit log, an entry refused by the rules engine), contain none of the English
+phrases of the domain's messages.
+
+The English phrases are not typed here: they are read from the English msgids of the catalogue
+(every string a page may show) and from the English texts the pure modules carry next to their
+codes (tie-break metrics, scoring systems, the engine's refusals), so a new message is checked
+as soon as it exists.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.utils import translation
+
+from engine.club_formats import CLUB_FORMATS
+from engine.scoring import SCORING_SYSTEMS
+from scoring.standings import METRICS
+from scripts.po import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\{?\s*\w*\s*\}?\}")
+
+
+def _fragments(text: str) -> set[str]:
+    """The parts of an English message between its placeholders that are phrases (3+ words)."""
+    out = set()
+    for part in PLACEHOLDER.split(text):
+        part = part.strip(" .,:;()—-…")
+        if len(re.findall(r"[A-Za-z]{2,}", part)) >= 3:
+            out.add(part)
+    return out
+
+
+def english_phrases() -> set[str]:
+    phrases: set[str] = set()
+    for entry in read_po(ROOT / "locale" / "it" / "LC_MESSAGES" / "django.po"):
+        if entry.translated and entry.msgstr[0] != entry.msgid:
+            phrases |= _fragments(entry.msgid)
+    for _fn, description in METRICS.values():
+        phrases |= _fragments(str(description))
+    for system in SCORING_SYSTEMS.values():
+        phrases |= _fragments(system.description)
+    for fmt in CLUB_FORMATS.values():
+        phrases |= _fragments(fmt.description)
+    # the tie-breaks that place a seat at its table, by their code (engine.scoring.SeatScore.tiebreak)
+    phrases |= {code.replace("_", " ") for code in ("extra_objective", "later_seat", "extra_round",
+                                                     "elimination_order")}
+    # the engine's own English refusals, as its command line says them: a hopeless board makes
+    # check_board say most of them
+    phrases |= {f for v in _engine_refusals() for f in _fragments(re.sub(r"\b\d+\b|'[^']*'", "|", v))}
+    return phrases
+
+
+def _engine_refusals() -> list[str]:
+    from engine.board import load_board
+    from engine.rulesets import get_ruleset
+    from engine.scoring import FinalPlayer, check_board
+
+    board = load_board("world")
+    players = [FinalPlayer(1, None), FinalPlayer(2, "nowhere", 1), FinalPlayer(2, None, 3)]
+    owners = {"Alaska": 2, "alaska": 1, "Atlantide": 1, "Brasile": 9}
+    armies = {"Alaska": 0, "Perù": 3}
+    return [v.message for v in check_board(board, get_ruleset("RTU"), players, {}, owners, armies, "objective")]
+
+
+def page_text(content: bytes) -> str:
+    body = content.decode(errors="replace")
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r"<[^>]+>", " ", body)
+    return re.sub(r"\s+", " ", html.unescape(body))
+
+
+@pytest.fixture
+def demo(db: Any) -> Client:
+    call_command("load_demo", stdout=StringIO())
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    assert client.login(username="organizzatore", password="risiko-organizza")
+    return client
+
+
+def test_phrases_come_from_the_catalogue_and_the_codes() -> None:
+    phrases = english_phrases()
+    assert len(phrases) > 300
+    assert "total of the games that count" in phrases  # a tie-break metric (a code's text)
+    assert "is not playing at this table" in phrases  # a msgid
+    assert "territories have no owner" in phrases  # the engine's English, derived from check_board
+
+
+def test_demo_pages_in_italian_show_no_english_message(demo: Client) -> None:
+    from tables.models import Table
+
+    phrases = english_phrases()
+    first = Table.objects.filter(game__tournament__slug="demo", game__number=1).order_by("number").first()
+    second = Table.objects.filter(game__tournament__slug="demo", game__number=2).order_by("number").first()
+    assert first is not None and second is not None
+    pages = [
+        "/", "/t/demo/", "/t/demo/manage/", "/t/demo/standings/", "/t/demo/standings/print/",
+        "/t/demo/standings/ranking/", "/t/demo/results/", "/t/demo/results/format/", "/t/demo/audit/",
+        "/t/demo/registrations/", "/t/demo/staff/", "/t/demo/edit/",
+        "/t/demo/games/1/tables/", "/t/demo/games/2/tables/", "/t/demo/games/2/organize/",
+        f"/t/demo/results/table/{first.pk}/", f"/t/demo/games/1/tables/{first.number}/",
+        f"/t/demo/games/1/tables/{first.number}/sheet/", f"/t/demo/standings/player/{first.seats.first().player_id}/",
+    ]
+    found: dict[str, list[str]] = {}
+    for url in pages:
+        response = demo.get(url)
+        assert response.status_code == 200, url
+        text = page_text(response.content)
+        hits = sorted(p for p in phrases if p in text)
+        if hits:
+            found[url] = hits
+    # an entry the engine refuses: the refusal is said in Italian, its rule id once
+    refused = demo.post(f"/t/demo/results/table/{second.pk}/enter/", {
+        "kind": "board", "version": "0", "ended_by": "sdadata", "owner_0": "1", "armies_t0": "0",
+        **{f"objective_{n}": "RTU-01" for n in range(1, 6)},
+    })
+    assert refused.status_code == 400
+    text = page_text(refused.content)
+    assert "B-MAP: B-MAP" not in text and "territori non hanno un proprietario" in text
+    hits = sorted(p for p in phrases if p in text)
+    if hits:
+        found["refused entry"] = hits
+    assert not found, found
+
+
+def test_an_engine_refusal_at_the_table_is_italian_with_its_rule_once(db: Any) -> None:
+    from config.engine_messages import violation_text
+    from engine.violations import EngineError
+
+    exc = EngineError("T-ORDER", "it is seat 2's turn, not seat 3's", "closure.not_your_turn", {"turn": 2, "seat": 3})
+    with translation.override("it"):
+        text = violation_text(exc)
+    assert text.startswith("T-ORDER: ") and text.count("T-ORDER") == 1
+    assert text == "T-ORDER: È il turno del posto 2, non del posto 3."
