@@ -28,7 +28,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.errors import DomainError, PermissionDeniedError
 from tables import api, selectors, services
 from tables.models import Game
-from tables.seating import PRIORITIES, PRIORITY_LABELS
+from tables.seating import PRIORITIES
+from tables.seating_text import localized_report, priority_choices, priority_label
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, staff_required
 
@@ -273,7 +274,7 @@ def knockout_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _priority_field(position: int, initial: str | None) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=gettext_lazy("Priority %(n)s") % {"n": position},
-        choices=[("", "—")] + [(k, _(PRIORITY_LABELS[k])) for k in PRIORITIES],
+        choices=[("", "—"), *priority_choices()],
         required=False, initial=initial,
     )
 
@@ -326,10 +327,10 @@ def _organize_context(tournament: Tournament, game: Game, form: ComposeForm) -> 
     checked_in = selectors.checked_in_players(tournament, game.number)
     return {
         "tournament": tournament, "game": game, "tables": tables, "form": form,
-        "seated": seated, "report": game.composition_report or {},
+        "seated": seated, "report": localized_report(game.composition_report or {}),
         "withdrawn": Player.objects.filter(pk__in=withdrawn_ids),
         "checked_in_count": len(checked_in),
-        "labels": {k: _(v) for k, v in PRIORITY_LABELS.items()},
+        "labels": {k: priority_label(k) for k in PRIORITIES},
     }
 
 
