@@ -5,6 +5,15 @@ The adjudicator never rolls a die: every outcome comes from the dice written in 
 where it can (it applies what the record says happened), so one verdict lists all violations.
 The hot loop works on plain dicts of territory → int and precomputed adjacency sets; it reaches
 well over 100,000 events per second (benchmarks/engine.py).
+
+How to read it: ``Replay.run`` is the whole game in order. The deal (``setup_deal``, D-DEAL,
+D-50) and the objective cards (``setup_objectives``), the set-up placement
+(``_setup_placement``, D-ARMIES), then one loop over the events of the turns: the checks every
+event shares (T-ORDER, a missed advance, the sdadata last, the end of the reinforcements), then
+the handler of its type, ``_on_<type>`` (place, tris, attack, advance, move, sdadata,
+time_expired, end_turn). The turn being played is a handful of fields on ``self`` (``seat``,
+``phase``, ``to_place``, ``pending``…) that ``_begin_turn`` resets; ``_close`` settles what is
+left after the last event.
 """
 
 from __future__ import annotations
