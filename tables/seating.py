@@ -37,6 +37,11 @@ Seeding (``Options.seeding``):
   priority the pattern breaks.
 
 Seat order inside each table is random (T-ORDER), from a seed derived per table.
+
+Each priority is one small class (``PRIORITY_CLASSES``: key, label, unit, lower bound, reasons):
+the search, the bounds and the quality report read them, so adding a priority is one class and
+its tests. Reports explain unmet priorities with reason codes and parameters, plus the English
+text; the pages translate them (tables/seating_text.py).
 """
 
 from __future__ import annotations
