@@ -677,13 +677,7 @@ class Replay:
         )
 
     def _scores(self, ended_by: str) -> list[dict[str, Any]]:
-        try:  # TEMP until engine.scoring lands
-            from engine.scoring import (  # scoring is heavier; only for ended games
-                FinalPlayer,
-                score_game,
-            )
-        except ModuleNotFoundError:
-            return []
+        from engine.scoring import FinalPlayer, score_game  # heavier: imported for ended games only
 
         order = {seat: k + 1 for k, seat in enumerate(self.eliminated)}
         players = [
