@@ -256,12 +256,17 @@ class Replay:
         return dict(self.objectives)
 
     def objective_met(self, seat: int) -> bool:
+        """O-RTU / O-CLASSIC now. A card of territories is answered by ``card_missing`` (kept up
+        to date by ``set_owner``); a "continents" card held whole still has its third continent
+        checked."""
         missing = self.card_missing.get(seat)
-        if missing is not None and (missing or self.seat_objective[seat].kind == "territories"):
-            return not missing  # the card's territories, counted as they change hands
+        if missing:
+            return False  # some territory of the card is not the seat's
         card = self.seat_objective.get(seat)
         if card is None:
             return False
+        if missing == 0 and card.kind == "territories":
+            return True
         if card.kind in ("conquer_n", "n_with_2") and self.count.get(seat, 0) < card.count:
             return False  # too few territories, whatever armies are on them
         return objective_reached(card, seat, self.owner, self.armies, self.board, self.colours, self.eliminated_by)
