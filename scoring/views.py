@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from tables.models import Game, Table
+from tables.seating_text import priority_label
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
@@ -316,6 +317,9 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             error = exc
     rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
+    for row in rows:  # the seating priorities of each round, in the reader's language
+        for r in row["rounds"].values():
+            r["priority_labels"] = [priority_label(k) for k in r["priorities"]]
     return render(request, "scoring/format.html", {
         "tournament": tournament, "presets": rows, "settings": conf, "chosen": chosen, "typed": typed,
         "error": error, "metrics": [(k, v[1]) for k, v in METRICS.items()],

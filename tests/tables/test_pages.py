@@ -199,3 +199,11 @@ def test_unmet_priorities_read_in_the_pages_language(organizer):
     english = logged_in(organizer).get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "same club apart" in english
     assert "players for 3 tables: at least 6 same-club pairs are unavoidable." in english
+
+
+@pytest.mark.django_db
+def test_the_format_page_names_each_rounds_seating_priorities_in_italian(organizer):
+    t = make_tournament(organizer)
+    html = logged_in(organizer).get(f"/t/{t.slug}/results/format/",
+                                    HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "stesso club separato" in html and "club_apart" not in html
