@@ -1,4 +1,4 @@
-"""Reading a game record (docs/engine.md, specs/game-record.md) into typed, checked values.
+"""Reading a game record (docs/engine.md) into typed, checked values.
 
 Like python-chess's PGN reader, the parser never raises: it collects every problem of form
 (bad JSON, wrong types, unknown territory or event type) and keeps going, so the verdict can say

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Violation:
     event: int | None  # 0-based index into the record's events; None: the record as a whole
-    rule: str  # a rule id from RULES.md (e.g. "RTU-ATT-DICE") or "FORMAT"
+    rule: str  # a rule id of docs/rules.md (e.g. "RTU-ATT-DICE") or "FORMAT"
     message: str
 
     def as_dict(self) -> dict[str, object]:

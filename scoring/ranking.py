@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-# The ten event types of the clubs' tool (CLUB-TOOLS.md §1.1) and their ranking class C.
+# The ten event types of the clubs' desktop tool and their ranking class C.
 TYPES: Mapping[str, str] = MappingProxyType({
     "CNI": "Campionato Nazionale", "RDN": "Raduno Nazionale", "MST": "Torneo Master", "OPN": "Torneo Open",
     "ITC": "Torneo Interclub", "CPP": "Campionato Periodico", "SQD": "Torneo a Squadre", "2V2": "Torneo 2VS2",

@@ -2,8 +2,8 @@
 
 Pure Python (no Django): the tables app's services call :func:`compose` and store the result.
 
-How it works, and why it beats the clubs' desktop tool (data/CLUB-TOOLS.md §1.4, an unseeded
-shuffle repaired by greedy swaps one priority at a time):
+How it works, and why it beats the clubs' desktop tool (an unseeded shuffle repaired by greedy
+swaps one priority at a time):
 
 * **One global objective.** A composition's cost is a vector with one entry per priority, in the
   organizer's order (K-TABLES): repeat seats at 5- (or 3-) player tables, previous winners

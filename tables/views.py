@@ -103,8 +103,8 @@ def _qr_endpoint() -> str:
 @require_safe
 def qr_image(request: HttpRequest) -> HttpResponse:
     """The QR code of one of this site's pages (``?path=``) as an SVG image. Pages reference it
-    with ``<img loading="lazy">`` instead of inlining ~2.5 KB of SVG per code (issue 8, "Load":
-    a 125-table page weighed 360 KB). A path's code never changes, so browsers may keep it."""
+    with ``<img loading="lazy">`` instead of inlining ~2.5 KB of SVG per code (a 125-table
+    page weighed 360 KB). A path's code never changes, so browsers may keep it."""
     target = qr_target(request.GET.get("path", ""))
     if target is None:
         raise Http404
@@ -153,7 +153,7 @@ def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
     """The rendered tables, cached under a digest of everything they show (seats, names, clubs,
     colours, clocks, language, time zone): any change gives a new key, so nothing needs to be
     invalidated and an erased or renamed player is never shown from the cache. Phones in the hall
-    reload this page all day; it changes a few times per game (issue 8, "Load")."""
+    reload this page all day; it changes a few times per game."""
     content = repr((slug, number, get_language(), timezone.get_current_timezone_name(), [
         (t.pk, t.number, t.deadline, t.paused_at, t.expired_marked_at,
          [(s.number, s.colour, s.player and (s.player.pk, s.player.display_name,
