@@ -1,4 +1,4 @@
-"""Concurrency figures (issue 8): N parallel clients on PostgreSQL for N = 2, 8, 32.
+"""Concurrency figures: N parallel clients on PostgreSQL for N = 2, 8, 32.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/risiko_e SECRET_KEY=... HTTPS=false \\
         .venv/bin/python benchmarks/concurrency.py [--n 2 8 32]

@@ -1,4 +1,4 @@
-"""Load benchmark (issue 8): the public pages of a 500-player tournament under wrk, side by side
+"""Load benchmark: the public pages of a 500-player tournament under wrk, side by side
 with a static file of the same size served by the same gunicorn.
 
     .venv/bin/python benchmarks/load.py [--players 500] [--seconds 10] [--connections 16]

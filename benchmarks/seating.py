@@ -162,7 +162,7 @@ def markdown(results: Results, seeds: int) -> str:
         "`.venv/bin/python benchmarks/seating.py [--seeds N]` — the last game of an event whose",
         "earlier games were composed by our search and played (random finishing orders) is",
         "composed from that same history by our search (`tables/seating.py`) and by the clubs'",
-        "current tool (shuffle + greedy swaps one priority at a time, data/CLUB-TOOLS.md §1.4,",
+        "current tool (shuffle + greedy swaps one priority at a time, as its manual describes it,",
         "re-implemented in `tests/tables/club_tool_baseline.py`). Table sizes as the clubs do",
         "them (N mod 4 tables of 5); priorities in the clubs' order: repeat 5-seats, winners",
         "apart, club apart, repeat opponents. Players in clubs of 1–6 (1–8 and 1–4 in two tight",

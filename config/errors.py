@@ -1,7 +1,7 @@
 """Domain errors raised by services and understood by every front end.
 
 A service refuses bad input by raising :class:`DomainError` with the field it concerns and the
-rule id from RULES.md that it breaks (or a project code such as ``CAPACITY``). The REST API turns
+rule id (docs/rules.md) that it breaks (or a project code such as ``CAPACITY``). The REST API turns
 it into HTTP 400 (``{"field": [...], "rule": ...}``), pages show it next to the field and keep
 what was typed. :class:`ConflictError` is a lost race (HTTP 409): someone else changed the same
 thing first; the message says what to reload.

@@ -1,8 +1,8 @@
 """Maps as data (B-MAP): territories, continents, values and borders.
 
 A map is a JSON file in ``engine/data`` (format ``risiko-map/1``). The world map carries its 82
-borders; a territory's value is its number of borders (seed 000), 164 in all. The Napoli map
-(seed 004) has values but no borders in our sources, so it serves scoring only and
+borders; a territory's value is its number of borders (the classic rulebook's table), 164 in all.
+The Napoli map (RisiKo! Napoli) has values but no borders in our sources, so it serves scoring only and
 :meth:`Board.adjacent` refuses to answer on it rather than guess.
 """
 

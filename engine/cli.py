@@ -1,4 +1,4 @@
-"""``python -m engine``: the engine's stable command line (specs/game-record.md, docs/engine.md).
+"""``python -m engine``: the engine's stable command line (docs/engine.md).
 
 Exit codes: 0 success / valid, 1 rule violations (with rule ids), 2 unusable input (with a
 one-line reason on stderr). ``--json`` prints exactly the contract's objects; without it the
@@ -261,7 +261,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine", description="RisiKo! rules engine (rule ids as in RULES.md)")
+    parser = _Parser(prog="python -m engine", description="RisiKo! rules engine (rule ids as in docs/rules.md)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("adjudicate", help="replay a game record and print its verdict")

@@ -6,7 +6,7 @@ rule set (``sdadata_first_threshold`` …), never from this module.
 
 How it works. When the time expires during a turn we pick an *anchor* seat: the last seat of
 the round (``supplementary = "whole_rounds"``, the default, E-SUPP) or the seat whose turn it
-was (``supplementary = "turns"``, the other reading of seed 002). The end of the anchor's turn
+was (``supplementary = "turns"``, the other reading of the tournament regulation). The end of the anchor's turn
 closes the current round; the next cycle of turns up to and including the anchor's turn is the
 supplementary round, and the anchor rolls at its end with the first threshold. From then on
 every player rolls at the end of their own turn and the threshold rises by the step each time

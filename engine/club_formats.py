@@ -1,4 +1,4 @@
-"""The clubs' scoring systems (RULES.md "Club formats (RCU)"): S-OPEN, S-RADUNO, S-MASTER,
+"""The clubs' scoring systems (docs/rules.md, "Club formats"): S-OPEN, S-RADUNO, S-MASTER,
 S-SPARTAC, S-GUFO and S-BGL.
 
 Every club format starts from the same two facts per seat, as the clubs' scoresheet does:
@@ -10,8 +10,8 @@ Every club format starts from the same two facts per seat, as the clubs' scoresh
 
 From those a format computes the "Punti Torneo". Every number of a format is data in
 :data:`CLUB_FORMATS` (a :class:`ClubFormat`), so an organizer can see it and a preset can change
-it; the functions below only combine them. Interpretations where RULES.md is terse, checked
-against the clubs' tool (data/CLUB-TOOLS.md §1.3):
+it; the functions below only combine them. Interpretations where the rules are terse, checked
+against the clubs' desktop tool:
 
 * a shared first place (only when the rule set lets places be shared) gets ``shared_win_bonus``
   each instead of ``win_bonus`` (S-OPEN / S-RADUNO 25; S-MASTER 1: both count as winners);

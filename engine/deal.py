@@ -32,7 +32,7 @@ MAX_ATTEMPTS = 100_000  # far beyond need: at 4 players ~43% of deals are valid,
 def deal_sequence(players: int, cards: int, order: str = "counterclockwise_from_last") -> list[int]:
     """The seat receiving each card in turn (D-DEAL).
 
-    ``counterclockwise_from_last`` (seed 000): the first player deals, starting with the player
+    ``counterclockwise_from_last`` (the classic rulebook): the first player deals, starting with the player
     to their right — seat N — and going N, N−1, …, 1, N, …; ``clockwise_from_seat2`` (seed
     004): 2, 3, …, N, 1, 2, …
     """

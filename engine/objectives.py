@@ -201,7 +201,7 @@ def _default_deck(kind: str) -> Mapping[str, Objective]:
 
 def default_deck(kind: str = "rtu") -> Mapping[str, Objective]:
     """The built-in deck, in file order: RTU-01..RTU-16 (O-RTU), CL-01..CL-14 (O-CLASSIC), or
-    NA-01..NA-14 (the classic cards of the Napoli map, seed 004)."""
+    NA-01..NA-14 (the classic cards of the Napoli map)."""
     return _default_deck(kind)
 
 
@@ -209,7 +209,7 @@ def deck_for(kind: str, board: Board) -> Mapping[str, Objective]:
     """The built-in deck a game on ``board`` uses when its rule set names the deck ``kind``.
 
     A deck belongs to one map: a Napoli game whose rule set names the world's classic deck
-    plays with the Napoli cards (seed 004), which name that map's districts.
+    plays with the Napoli cards, which name that map's districts.
     """
     if DECK_MAPS.get(kind) != board.id:
         kind = next((k for k, m in DECK_MAPS.items() if m == board.id), kind)

@@ -1,4 +1,4 @@
-"""Reading a game record (docs/engine.md, specs/game-record.md) into typed, checked values.
+"""Reading a game record (docs/engine.md) into typed, checked values.
 
 Like python-chess's PGN reader, the parser never raises: it collects every problem of form
 (bad JSON, wrong types, unknown territory or event type) and keeps going, so the verdict can say
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.board import Board, load_board
 from engine.rulesets import RuleSet, get_ruleset
@@ -23,9 +23,13 @@ EVENT_TYPES = ("place", "tris", "attack", "advance", "move", "end_turn", "time_e
 MAX_PROBLEMS_SHOWN = 5
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One event; fields not used by its type stay at their defaults."""
+class Event(NamedTuple):
+    """One event; fields not used by its type stay at their defaults.
+
+    Immutable like the frozen dataclasses elsewhere, but a named tuple: a record has thousands of
+    events, and a named tuple is built about three times faster than a frozen dataclass (which
+    sets each field through ``object.__setattr__``), a fifth of the whole adjudication time.
+    """
 
     type: str
     seat: int | None = None
@@ -266,21 +270,45 @@ def _events(r: _Reader, board: Board, value: object) -> tuple[Event, ...]:
         r.problem("'events' must be a list")
         return ()
     events: list[Event] = []
+    names = board.territories
     for i, item in enumerate(value):
-        where = f"events[{i}]"
         if not isinstance(item, dict):
-            r.problem(f"{where} must be an object")
+            r.problem(f"events[{i}] must be an object")
             continue
         kind = item.get("type")
         if kind not in EVENT_TYPES:
-            r.problem(f"{where}: unknown event type {json.dumps(kind)}")
+            r.problem(f"events[{i}]: unknown event type {json.dumps(kind)}")
             continue
         seat = item.get("seat")
         if seat is not None and not _is_int(seat):
-            r.problem(f"{where}: 'seat' must be an integer")
+            r.problem(f"events[{i}]: 'seat' must be an integer")
             seat = None
-        events.append(_event(r, board, kind, seat, item, where))
+        event = _plain_event(kind, seat, item, names)
+        events.append(event if event is not None else _event(r, board, kind, seat, item, f"events[{i}]"))
     return tuple(events)
+
+
+def _plain_event(kind: str, seat: int | None, item: Mapping[str, Any], names: Mapping[str, object]) -> Event | None:
+    """The event when every field already has its plain form (a name in the map's spelling, a
+    list of ints, a positive int), as in almost every record; None sends it the careful way of
+    :func:`_event`, which reads it to the same event or names its problems."""
+    if kind == "attack":
+        src, dst, a, d = item.get("from"), item.get("to"), item.get("attacker"), item.get("defender")
+        if (type(src) is str and src in names and type(dst) is str and dst in names
+                and type(a) is list and type(d) is list
+                and all(type(x) is int for x in a) and all(type(x) is int for x in d)):
+            return Event(kind, seat, src=src, dst=dst, attacker=tuple(a), defender=tuple(d))
+    elif kind == "advance":
+        armies = item.get("armies")
+        if type(armies) is int and armies >= 1:
+            return Event(kind, seat, armies=armies)
+    elif kind == "place":
+        territory, armies = item.get("territory"), item.get("armies")
+        if type(territory) is str and territory in names and type(armies) is int and armies >= 1:
+            return Event(kind, seat, territory=territory, armies=armies)
+    elif kind == "end_turn" and item.get("draw") is None:
+        return Event(kind, seat)
+    return None
 
 
 def _event(r: _Reader, board: Board, kind: str, seat: int | None, item: Mapping[str, Any], where: str) -> Event:

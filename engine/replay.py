@@ -5,10 +5,21 @@ The adjudicator never rolls a die: every outcome comes from the dice written in 
 where it can (it applies what the record says happened), so one verdict lists all violations.
 The hot loop works on plain dicts of territory → int and precomputed adjacency sets; it reaches
 well over 100,000 events per second (benchmarks/engine.py).
+
+How to read it: ``Replay.run`` is the whole game in order. The deal (``setup_deal``, D-DEAL,
+D-50) and the objective cards (``setup_objectives``), the set-up placement
+(``_setup_placement``, D-ARMIES), then one loop over the events of the turns: the checks every
+event shares (T-ORDER, a missed advance, the sdadata last, the end of the reinforcements), then
+the handler of its type, ``_on_<type>`` (place, tris, attack, advance, move, sdadata,
+time_expired, end_turn). The turn being played is a handful of fields on ``self`` (``seat``,
+``phase``, ``to_place``, ``pending``…) that ``_begin_turn`` resets; ``_close`` settles what is
+left after the last event.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,16 +29,21 @@ from engine.deal import check_deal, deal
 from engine.dice import resolve
 from engine.exact import Number, number
 from engine.objectives import Objective, deck_for, load_deck, objective_held
-from engine.record import JOLLY, ParseResult, Record, parse_record
+from engine.record import JOLLY, Event, ParseResult, Record, parse_record
 from engine.rulesets import RuleSet
 from engine.verdict import Verdict, format_verdict
 from engine.violations import EngineError, Violation
 
 DIE_FACES = range(1, 7)
+# every roll of 1 to 3 dice: a set lookup settles A-RESOLVE for almost every attack
+_ROLLS = frozenset(itertools.chain.from_iterable(itertools.product(DIE_FACES, repeat=k) for k in (1, 2, 3)))
+_resolve = functools.lru_cache(maxsize=1 << 16)(resolve)  # a pure function of two short rolls
 
 
 class Replay:
     """The state of one game under replay; ``run()`` walks the events once."""
+
+    closure: ClosureState  # the end of the game (E-SDADATA, E-TIME, S-TA), from the first turn on
 
     def __init__(self, record: Record) -> None:
         self.record = record
@@ -48,6 +64,8 @@ class Replay:
         self.eliminated_by: dict[int, int] = {}  # loser → the seat that took its last territory
         self.colours: dict[int, str | None] = {p.seat: p.colour for p in record.players}
         self.seat_objective: dict[int, Objective] = {}
+        # O-RTU: how many territories of its card ("territories", "continents") a seat lacks
+        self.card_missing: dict[int, int] = {}
         self.ended_by: str | None = None
         self.ended_at: int | None = None
         self.rounds = 0
@@ -61,6 +79,26 @@ class Replay:
         self.discards: list[str] = []
         self.reshuffles = 0
         self.exhaustions = 0  # times the last card of the deck was drawn (S-TA)
+        # the rule set's numbers the turns read at every event
+        rs = self.rs
+        self.garrison = rs.garrison_min_on_border or 0
+        self.att_ge_def = rs.attacker_dice_at_least_defender
+        self.def_max = rs.defender_must_roll_max
+        self.elim_round = rs.elimination_from_round or 1
+        self.max_att, self.max_def = rs.max_attack_dice, rs.max_defence_dice
+        self.scoring_only = not self.board.has_borders()  # B-MAP: Napoli serves scoring only
+        # the turn being played (set by _begin_turn)
+        self.seat = 1
+        self.phase = 0  # 0 cards, 1 reinforcements, 2 attacks, 3 after the strategic move
+        self.tris_done = False
+        self.base_left = 0  # R-BASE + R-CONT (+ tris) still to place, before D-CAP
+        self.to_place = 0  # what of it still fits under D-CAP
+        self.conquered = 0
+        self.pending: tuple[int, str, str, int] | None = None  # advance due: (event, from, to, dice)
+        self.ending: str | None = None  # the game ends once the pending advance is made (A-ELIM, S-TA)
+        self.roll: tuple[int, ...] | None = None
+        self.roll_at: int | None = None
+        self.moved = False
 
     # ------------------------------------------------------------------ helpers
     def flag(self, event: int | None, rule: str, message: str) -> None:
@@ -72,6 +110,12 @@ class Replay:
             self.count[old] -= 1
         self.owner[territory] = seat
         self.count[seat] = self.count.get(seat, 0) + 1
+        missing = self.card_missing
+        if missing:
+            if old in missing and territory in self.seat_objective[old].territories:
+                missing[old] += 1
+            if seat in missing and territory in self.seat_objective[seat].territories:
+                missing[seat] -= 1
 
     def add_armies(self, territory: str, delta: int) -> None:
         self.armies[territory] += delta
@@ -154,6 +198,12 @@ class Replay:
             else:
                 self.objectives[player.objective] = card
                 self.seat_objective[player.seat] = card
+        owner = self.owner
+        self.card_missing = {
+            seat: sum(1 for t in card.territories if owner.get(t) != seat)
+            for seat, card in self.seat_objective.items()
+            if card.kind in ("territories", "continents") and card.territories
+        }
         if self.track_cards:
             self.deck = set(self.board.territories) | {f"{JOLLY}#1", f"{JOLLY}#2"}
 
@@ -207,30 +257,73 @@ class Replay:
         return dict(self.objectives)
 
     def objective_met(self, seat: int) -> bool:
+        """O-RTU / O-CLASSIC now. A card of territories is answered by ``card_missing`` (kept up
+        to date by ``set_owner``); a "continents" card held whole still has its third continent
+        checked."""
+        missing = self.card_missing.get(seat)
+        if missing:
+            return False  # some territory of the card is not the seat's
         card = self.seat_objective.get(seat)
         if card is None:
             return False
+        if missing == 0 and card.kind == "territories":
+            return True
+        if card.kind in ("conquer_n", "n_with_2") and self.count.get(seat, 0) < card.count:
+            return False  # too few territories, whatever armies are on them
         return objective_reached(card, seat, self.owner, self.armies, self.board, self.colours, self.eliminated_by)
 
     # ------------------------------------------------------------------ the replay
-    def run(self) -> None:  # noqa: C901 - one dispatch loop, kept flat for speed
+    def run(self) -> None:
+        """Walk the record once: the deal, the set-up placement, then every event of the turns.
+
+        Each event first meets the checks every event shares (a missed advance, the game already
+        over, T-ORDER, the sdadata roll last, the end of the reinforcements), then the handler of
+        its type. A handler reads and updates the turn's state on ``self``.
+        """
         if not self.setup_deal():
             self.ended_by = "incomplete"
             return
         self.setup_objectives()
-        rs = self.rs
-        n = self.n
+        first, expired = self._setup_placement()
+        self._start_turns(first, expired)
         events = self.record.events
-        owner, armies, adj = self.owner, self.armies, self.adj
+        handlers = {
+            "place": self._on_place, "tris": self._on_tris, "attack": self._on_attack,
+            "advance": self._on_advance, "move": self._on_move, "sdadata": self._on_sdadata,
+            "time_expired": self._on_time_expired, "end_turn": self._on_end_turn,
+        }
         flag = self.flag
+        for i in range(first, len(events)):
+            ev = events[i]
+            kind = ev.type
+            if self.pending is not None and kind != "advance":
+                self._missed_advance(i)
+            if self.ended_by is not None:
+                flag(i, self._end_rule(), f"the game ended at event {self.ended_at} ({self.ended_by}); no event may follow")
+                break
+            if ev.seat is not None and ev.seat != self.seat:
+                flag(i, "T-ORDER", f"event for seat {ev.seat} during seat {self.seat}'s turn")
+            if self.roll_at is not None and kind != "end_turn":
+                flag(i, "E-SDADATA", f"the sdadata roll (event {self.roll_at}) comes immediately before end_turn")
+            if self.phase < 2 and kind in _WHAT:
+                if self.to_place > 0:
+                    flag(i, "R-PLACE", f"seat {self.seat} left {self.to_place} reinforcements unplaced before {_WHAT[kind]}")
+                self.phase = 2
+            handlers[kind](i, ev)
+        self._close(len(events))
 
-        # --- set-up placement (D-ARMIES): 3 at a time in turn order
+    # ------------------------------------------------------------------ set-up and turns
+    def _setup_placement(self) -> tuple[int, list[int]]:
+        """D-ARMIES: the starting armies, 3 at a time in turn order. Returns the first event of
+        the first turn and the events where the clock ran out during the set-up (E-TIME)."""
+        rs, n, events = self.rs, self.n, self.record.events
+        owner, armies, flag = self.owner, self.armies, self.flag
         start = rs.starting_armies.get(n)
         left = {s: max(0, start - self.count[s]) if start is not None else 0 for s in range(1, n + 1)}
         if start is None:
             flag(None, "D-ARMIES", f"rule set {rs.id} has no starting armies for {n} players")
         i = 0
-        expired_in_setup: list[int] = []
+        expired: list[int] = []
         setup_seat = 1
         per_placement = rs.setup_armies_per_placement
         chunk = min(per_placement, left[1]) if n else 0
@@ -242,7 +335,7 @@ class Replay:
             ev = events[i]
             if ev.type != "place":
                 if ev.type == "time_expired":  # the clock runs from the deal (E-TIME)
-                    expired_in_setup.append(i)
+                    expired.append(i)
                     i += 1
                     continue
                 flag(i, "D-ARMIES", f"set-up is not finished: seat {setup_seat} still has {left[setup_seat]} armies to place")
@@ -263,261 +356,266 @@ class Replay:
             if chunk == 0 and sum(left.values()) > 0:
                 setup_seat = setup_seat % n + 1
             i += 1
-        setup_end = i
-        self.turn_starts.append(setup_end)
-        self.turn_seats.append(1)
+        return i, expired
 
-        # --- the turns
-        closure = ClosureState.start(rs, n)
-        for k in expired_in_setup:
+    def _start_turns(self, first: int, expired: list[int]) -> None:
+        """The closure state machine starts with the clock as the set-up left it; seat 1 plays."""
+        closure = ClosureState.start(self.rs, self.n)
+        for k in expired:
             try:
                 closure = closure.time_expired()
             except EngineError as exc:
-                flag(k, exc.rule, exc.message)
-        seat = 1
+                self.flag(k, exc.rule, exc.message)
+        self.closure = closure
         self.rounds = 1
-        tris_done = False
-        phase = 0  # 0 cards, 1 reinforcements, 2 attacks, 3 after the strategic move
-        base_left = self.allowance(seat)  # R-BASE + R-CONT (+ tris) still to place, before D-CAP
+        self._begin_turn(first, 1)
+
+    def _begin_turn(self, first: int, seat: int) -> None:
+        """A turn's state: nothing played yet, its reinforcements (R-BASE, R-CONT) still to place."""
+        self.turn_starts.append(first)
+        self.turn_seats.append(seat)
+        self.seat = seat
+        self.tris_done = False
+        self.phase = 0
+        self.base_left = self.allowance(seat)
         room = self.room(seat)
-        to_place = base_left if room is None else min(base_left, room)
-        conquered = 0
-        pending: tuple[int, str, str, int] | None = None  # advance due: (event, from, to, dice)
-        ending: str | None = None  # the game ends once the pending advance is made (A-ELIM, S-TA)
-        roll: tuple[int, ...] | None = None
-        roll_at: int | None = None
-        moved = False
-        cards_on = self.track_cards
-        garrison = rs.garrison_min_on_border or 0
-        att_ge_def = rs.attacker_dice_at_least_defender
-        def_max = rs.defender_must_roll_max
-        elim_round = rs.elimination_from_round or 1
-        max_att, max_def = rs.max_attack_dice, rs.max_defence_dice
-        scoring_only = not self.board.has_borders()  # B-MAP: Napoli serves scoring only
+        self.to_place = self.base_left if room is None else min(self.base_left, room)
+        self.conquered = 0
+        self.roll = None
+        self.roll_at = None
+        self.moved = False
 
-        for i in range(setup_end, n_events):
-            ev = events[i]
-            kind = ev.type
-            if pending is not None and kind != "advance":
-                p_ev, p_from, p_to, p_dice = pending
-                flag(i, "A-OCCUPY", f"{p_to} was conquered at event {p_ev} but no advance followed")
-                self._advance(seat, p_from, p_to, p_dice)
-                pending = None
-                if ending is not None:
-                    self.ended_by, self.ended_at = ending, p_ev
-            if self.ended_by is not None:
-                flag(i, self._end_rule(), f"the game ended at event {self.ended_at} ({self.ended_by}); no event may follow")
-                break
-            if ev.seat is not None and ev.seat != seat:
-                flag(i, "T-ORDER", f"event for seat {ev.seat} during seat {seat}'s turn")
-            if roll_at is not None and kind != "end_turn":
-                flag(i, "E-SDADATA", f"the sdadata roll (event {roll_at}) comes immediately before end_turn")
-            if kind in ("attack", "move", "end_turn", "sdadata") and phase < 2:
-                if to_place > 0:
-                    flag(i, "R-PLACE", f"seat {seat} left {to_place} reinforcements unplaced before {_WHAT[kind]}")
-                phase = 2
-
-            if kind == "attack":
-                if phase > 2:
-                    flag(i, "TURN-PHASES", "attack after the strategic move")
-                src, dst, a_dice, d_dice = ev.src, ev.dst, ev.attacker, ev.defender
-                legal_source = owner[src] == seat
-                if not legal_source:
-                    flag(i, "A-SRC", f"seat {seat} attacks from {src}, which it does not hold")
-                if owner[dst] == seat:
-                    flag(i, "A-ADJ", f"{dst} is seat {seat}'s own territory")
-                    continue
-                if not scoring_only and dst not in adj[src]:
-                    flag(i, "A-ADJ", f"{src} does not border {dst}")
-                elif scoring_only:
-                    flag(i, "B-MAP", self.no_borders)
-                a_n, d_n = len(a_dice), len(d_dice)
-                on_src, on_dst = armies[src], armies[dst]
-                if on_src < 2:
-                    flag(i, "A-SRC", f"{src} has {on_src} army; an attack needs at least 2")
-                elif not 1 <= a_n <= min(max_att, on_src - 1):
-                    flag(i, "A-SRC", f"attacker rolled {a_n} dice from {on_src} armies (1 to {min(max_att, on_src - 1)})")
-                if def_max:
-                    if d_n != min(max_def, on_dst):
-                        flag(i, "RTU-DEF-MAX",
-                             f"defender rolled {d_n} dice with {on_dst} armies; must roll {min(max_def, on_dst)}")
-                elif not 1 <= d_n <= min(max_def, on_dst):
-                    flag(i, "RTU-DEF-MAX", f"defender rolled {d_n} dice with {on_dst} armies (1 to {min(max_def, on_dst)})")
-                if att_ge_def and a_n < d_n:
-                    flag(i, "RTU-ATT-DICE", f"attacker rolled {a_n} dice against {d_n}")
-                bad = [d for d in a_dice + d_dice if d not in DIE_FACES]
-                if bad or not a_n or not d_n:
-                    flag(i, "A-RESOLVE", f"a roll is 1 to 3 dice of 1 to 6, not {list(a_dice)} against {list(d_dice)}")
-                    continue
-                a_loss, d_loss = resolve(a_dice, d_dice)
-                a_loss = min(a_loss, max(0, on_src - 1)) if legal_source else min(a_loss, on_src)
-                d_loss = min(d_loss, on_dst)
-                self.add_armies(src, -a_loss)
-                self.add_armies(dst, -d_loss)
-                if armies[dst] == 0 and legal_source:
-                    loser = owner[dst]
-                    self.set_owner(dst, seat)
-                    conquered += 1
-                    pending = (i, src, dst, a_n)
-                    if self.count[loser] == 0:
-                        self._eliminate(i, seat, loser, closure.round < elim_round)
-                        closure = closure.eliminate(loser)
-                        if len(self.eliminated) >= n - 1 or (rs.closure == "time_attack" and self.reshuffles > 0):
-                            ending = "elimination"  # S-TA: after the first reshuffle too; after the advance
-                continue
-
-            if kind == "advance":
-                if pending is None:
-                    flag(i, "A-OCCUPY", "advance without a territory just conquered")
-                    continue
-                _, src, dst, dice_n = pending
-                pending = None
-                amount = ev.armies
-                most = armies[src] - 1
-                if amount < dice_n:
-                    flag(i, "A-OCCUPY", f"advanced {amount} armies into {dst}; at least {dice_n} (dice of the last roll)")
-                    amount = min(dice_n, most)
-                if amount > most:
-                    flag(i, "A-OCCUPY", f"advanced {amount} armies from {src}, which has {armies[src]}: leave at least 1")
-                    amount = most
-                if amount < 1:
-                    continue
-                self.add_armies(src, -amount)
-                self.add_armies(dst, amount)
-                if (garrison and amount > dice_n and armies[src] < garrison
-                        and self.borders_enemy(src, seat)):
-                    flag(i, "RTU-GARRISON", f"the extra advance leaves {armies[src]} on {src}, which borders an enemy")
-                if ending is not None:
-                    self.ended_by, self.ended_at = ending, i
-                elif self.objective_met(seat):
-                    self.ended_by, self.ended_at = "objective", i
-                continue
-
-            if kind == "place":
-                if phase >= 2:
-                    flag(i, "R-PLACE", "reinforcements placed after the first attack")
-                    phase = 1
-                phase = max(phase, 1)
-                territory = ev.territory
-                placed = ev.armies
-                if owner[territory] != seat:
-                    flag(i, "R-PLACE", f"seat {seat} places on {territory}, which it does not hold")
-                    continue
-                if placed > to_place:
-                    if placed <= base_left:
-                        flag(i, "D-CAP", f"seat {seat} places {placed}; only {to_place} more fit under {rs.army_cap} armies")
-                    else:
-                        flag(i, "R-BASE", f"seat {seat} places {placed} armies; {base_left} left of its reinforcements")
-                to_place = max(0, to_place - placed)
-                base_left = max(0, base_left - placed)
-                armies[territory] += placed
-                self.total[seat] += placed
-                if self.objective_met(seat):
-                    self.ended_by, self.ended_at = "objective", i
-                continue
-
-            if kind == "tris":
-                if phase > 0 or tris_done:
-                    flag(i, "TURN-PHASES", "a tris is played once, at the start of the turn, before placing")
-                tris_done = True
-                cards = ev.cards
-                if len(cards) != 3:
-                    flag(i, "C-TRIS", f"a tris is 3 cards, not {len(cards)}")
-                    continue
-                value = self.tris_value(cards)
-                if value is None:
-                    flag(i, "C-TRIS", f"{', '.join(cards)} is not a tris")
-                    continue
-                if cards_on:
-                    for card in cards:
-                        held = self.hand_card(seat, card)
-                        if held is None:
-                            flag(i, "C-TRIS", f"seat {seat} does not hold the card {card}")
-                        else:
-                            self.discards.append(held)
-                bonus = sum(rs.tris_owned_territory_bonus for c in cards if c != JOLLY and owner[c] == seat)
-                base_left += value + bonus
-                room = self.room(seat)
-                to_place = base_left if room is None else min(base_left, room)
-                continue
-
-            if kind == "move":
-                if moved or phase > 2:
-                    flag(i, "M-MOVE", "one strategic move per turn")
-                moved = True
-                phase = 3
-                src, dst, amount = ev.src, ev.dst, ev.armies
-                if owner[src] != seat or owner[dst] != seat:
-                    flag(i, "M-MOVE", f"a strategic move is between two of seat {seat}'s territories ({src} → {dst})")
-                    continue
-                if scoring_only:
-                    flag(i, "B-MAP", self.no_borders)
-                elif dst not in adj[src]:
-                    flag(i, "M-MOVE", f"{src} does not border {dst}")
-                if amount >= armies[src]:
-                    flag(i, "M-MOVE", f"moved {amount} of {armies[src]} armies from {src}: leave at least 1")
-                    amount = armies[src] - 1
-                    if amount < 1:
-                        continue
-                self.add_armies(src, -amount)
-                self.add_armies(dst, amount)
-                if garrison and armies[src] < garrison and self.borders_enemy(src, seat):
-                    flag(i, "RTU-GARRISON", f"the move leaves {armies[src]} on {src}, which borders an enemy")
-                if self.objectives and self.objective_met(seat):
-                    self.ended_by, self.ended_at = "objective", i
-                continue
-
-            if kind == "sdadata":
-                if roll is not None:
-                    flag(i, "E-SDADATA", "one sdadata roll per turn")
-                roll, roll_at = ev.dice, i
-                phase = 3
-                continue
-
-            if kind == "time_expired":
-                try:
-                    closure = closure.time_expired()
-                except EngineError as exc:
-                    flag(i, exc.rule, exc.message)
-                continue
-
-            # --- end_turn
-            if cards_on:
-                self._draw(i, seat, conquered, ev.draw)
-            try:
-                closure = closure.end_turn(seat, conquered, roll)
-            except EngineError as exc:
-                flag(roll_at if roll is not None and roll_at is not None else i, exc.rule, exc.message)
-                closure = closure.end_turn(seat, conquered, _fix_roll(closure, conquered, roll))
-            self.rounds = closure.round
-            if closure.ended:
-                self.ended_by, self.ended_at = closure.ended_by or "sdadata", i
-                continue  # any later event is flagged at the top of the loop
-            if rs.deck_exhaustions_to_end and self.exhaustions >= rs.deck_exhaustions_to_end:
-                # S-TA: the last round ends with the player who drew the deck's last card
-                self.ended_by, self.ended_at = "deck", i
-                continue
-            # the next turn
-            self.turn_starts.append(i + 1)
-            seat = closure.seat
-            self.turn_seats.append(seat)
-            self.rounds = closure.round
-            tris_done = False
-            phase = 0
-            base_left = self.allowance(seat)
-            room = self.room(seat)
-            to_place = base_left if room is None else min(base_left, room)
-            conquered = 0
-            roll = None
-            roll_at = None
-            moved = False
-
+    def _close(self, n_events: int) -> None:
+        """After the last event: a conquest still waiting for its advance is made, then the end."""
+        pending = self.pending
         if pending is not None and self.ended_by is None:
-            self._advance(seat, pending[1], pending[2], pending[3])
-            if ending is not None:
-                self.ended_by, self.ended_at = ending, n_events - 1
+            self._advance(self.seat, pending[1], pending[2], pending[3])
+            if self.ending is not None:
+                self.ended_by, self.ended_at = self.ending, n_events - 1
         if self.ended_by is None:
             self.ended_by = "incomplete"
+
+    def _missed_advance(self, i: int) -> None:
+        """A-OCCUPY: a conquest not followed by its advance; the minimum advance is made for it."""
+        assert self.pending is not None
+        p_ev, p_from, p_to, p_dice = self.pending
+        self.flag(i, "A-OCCUPY", f"{p_to} was conquered at event {p_ev} but no advance followed")
+        self._advance(self.seat, p_from, p_to, p_dice)
+        self.pending = None
+        if self.ending is not None:
+            self.ended_by, self.ended_at = self.ending, p_ev
+
+    # ------------------------------------------------------------------ the events of a turn
+    def _on_tris(self, i: int, ev: Event) -> None:
+        """C-TRIS: three cards for armies, once, at the start of the turn (TURN-PHASES)."""
+        seat = self.seat
+        if self.phase > 0 or self.tris_done:
+            self.flag(i, "TURN-PHASES", "a tris is played once, at the start of the turn, before placing")
+        self.tris_done = True
+        cards = ev.cards
+        if len(cards) != 3:
+            self.flag(i, "C-TRIS", f"a tris is 3 cards, not {len(cards)}")
+            return
+        value = self.tris_value(cards)
+        if value is None:
+            self.flag(i, "C-TRIS", f"{', '.join(cards)} is not a tris")
+            return
+        if self.track_cards:
+            for card in cards:
+                held = self.hand_card(seat, card)
+                if held is None:
+                    self.flag(i, "C-TRIS", f"seat {seat} does not hold the card {card}")
+                else:
+                    self.discards.append(held)
+        owner = self.owner
+        bonus = sum(self.rs.tris_owned_territory_bonus for c in cards if c != JOLLY and owner[c] == seat)
+        self.base_left += value + bonus
+        room = self.room(seat)
+        self.to_place = self.base_left if room is None else min(self.base_left, room)
+
+    def _on_place(self, i: int, ev: Event) -> None:
+        """R-PLACE, R-BASE, D-CAP: reinforcements on the seat's own territories, before attacking."""
+        seat = self.seat
+        if self.phase >= 2:
+            self.flag(i, "R-PLACE", "reinforcements placed after the first attack")
+        self.phase = 1
+        territory = ev.territory
+        placed = ev.armies
+        if self.owner[territory] != seat:
+            self.flag(i, "R-PLACE", f"seat {seat} places on {territory}, which it does not hold")
+            return
+        to_place, base_left = self.to_place, self.base_left
+        if placed > to_place:
+            if placed <= base_left:
+                self.flag(i, "D-CAP", f"seat {seat} places {placed}; only {to_place} more fit under {self.rs.army_cap} armies")
+            else:
+                self.flag(i, "R-BASE", f"seat {seat} places {placed} armies; {base_left} left of its reinforcements")
+        self.to_place = max(0, to_place - placed)
+        self.base_left = max(0, base_left - placed)
+        self.armies[territory] += placed
+        self.total[seat] += placed
+        if self.objective_met(seat):
+            self.ended_by, self.ended_at = "objective", i
+
+    def _on_attack(self, i: int, ev: Event) -> None:
+        """A-SRC, A-ADJ and the dice; the record's dice decide the losses (A-RESOLVE)."""
+        seat, owner, armies, flag = self.seat, self.owner, self.armies, self.flag
+        if self.phase > 2:
+            flag(i, "TURN-PHASES", "attack after the strategic move")
+        src, dst = ev.src, ev.dst
+        legal_source = owner[src] == seat
+        if not legal_source:
+            flag(i, "A-SRC", f"seat {seat} attacks from {src}, which it does not hold")
+        if owner[dst] == seat:
+            flag(i, "A-ADJ", f"{dst} is seat {seat}'s own territory")
+            return
+        if self.scoring_only:
+            flag(i, "B-MAP", self.no_borders)
+        elif dst not in self.adj[src]:
+            flag(i, "A-ADJ", f"{src} does not border {dst}")
+        a_dice, d_dice = ev.attacker, ev.defender
+        on_src, on_dst = armies[src], armies[dst]
+        if not self._dice_allowed(i, src, a_dice, d_dice, on_src, on_dst):
+            return
+        a_loss, d_loss = _resolve(a_dice, d_dice)
+        a_loss = min(a_loss, max(0, on_src - 1)) if legal_source else min(a_loss, on_src)
+        d_loss = min(d_loss, on_dst)
+        total = self.total
+        armies[src] -= a_loss
+        total[owner[src]] -= a_loss
+        armies[dst] -= d_loss
+        total[owner[dst]] -= d_loss
+        if armies[dst] == 0 and legal_source:
+            self._conquer(i, src, dst, len(a_dice))
+
+    def _dice_allowed(self, i: int, src: str, a_dice: tuple[int, ...], d_dice: tuple[int, ...],
+                      on_src: int, on_dst: int) -> bool:
+        """A-SRC, RTU-DEF-MAX, RTU-ATT-DICE; False when the roll cannot be resolved (A-RESOLVE)."""
+        a_n, d_n = len(a_dice), len(d_dice)
+        max_att, max_def = self.max_att, self.max_def
+        if on_src < 2:
+            self.flag(i, "A-SRC", f"{src} has {on_src} army; an attack needs at least 2")
+        elif not 1 <= a_n <= min(max_att, on_src - 1):
+            self.flag(i, "A-SRC", f"attacker rolled {a_n} dice from {on_src} armies (1 to {min(max_att, on_src - 1)})")
+        if self.def_max:
+            if d_n != min(max_def, on_dst):
+                self.flag(i, "RTU-DEF-MAX",
+                          f"defender rolled {d_n} dice with {on_dst} armies; must roll {min(max_def, on_dst)}")
+        elif not 1 <= d_n <= min(max_def, on_dst):
+            self.flag(i, "RTU-DEF-MAX", f"defender rolled {d_n} dice with {on_dst} armies (1 to {min(max_def, on_dst)})")
+        if self.att_ge_def and a_n < d_n:
+            self.flag(i, "RTU-ATT-DICE", f"attacker rolled {a_n} dice against {d_n}")
+        if (a_dice not in _ROLLS or d_dice not in _ROLLS) and (
+                not a_n or not d_n or not all(d in DIE_FACES for d in a_dice + d_dice)):
+            self.flag(i, "A-RESOLVE", f"a roll is 1 to 3 dice of 1 to 6, not {list(a_dice)} against {list(d_dice)}")
+            return False
+        return True
+
+    def _conquer(self, i: int, src: str, dst: str, dice_n: int) -> None:
+        """The defender's last army fell: the territory changes hands and an advance is due."""
+        seat = self.seat
+        loser = self.owner[dst]
+        self.set_owner(dst, seat)
+        self.conquered += 1
+        self.pending = (i, src, dst, dice_n)
+        if self.count[loser] == 0:
+            closure = self.closure
+            self._eliminate(i, seat, loser, closure.round < self.elim_round)
+            self.closure = closure.eliminate(loser)
+            if len(self.eliminated) >= self.n - 1 or (self.rs.closure == "time_attack" and self.reshuffles > 0):
+                self.ending = "elimination"  # S-TA: after the first reshuffle too; after the advance
+
+    def _on_advance(self, i: int, ev: Event) -> None:
+        """A-OCCUPY: at least as many armies as dice of the last roll, leaving one behind."""
+        pending = self.pending
+        if pending is None:
+            self.flag(i, "A-OCCUPY", "advance without a territory just conquered")
+            return
+        _, src, dst, dice_n = pending
+        self.pending = None
+        armies = self.armies
+        amount = ev.armies
+        most = armies[src] - 1
+        if amount < dice_n:
+            self.flag(i, "A-OCCUPY", f"advanced {amount} armies into {dst}; at least {dice_n} (dice of the last roll)")
+            amount = min(dice_n, most)
+        if amount > most:
+            self.flag(i, "A-OCCUPY", f"advanced {amount} armies from {src}, which has {armies[src]}: leave at least 1")
+            amount = most
+        if amount < 1:
+            return
+        armies[src] -= amount  # both territories are the seat's: its total does not change
+        armies[dst] += amount
+        seat = self.seat
+        if (self.garrison and amount > dice_n and armies[src] < self.garrison
+                and self.borders_enemy(src, seat)):
+            self.flag(i, "RTU-GARRISON", f"the extra advance leaves {armies[src]} on {src}, which borders an enemy")
+        if self.ending is not None:
+            self.ended_by, self.ended_at = self.ending, i
+        elif self.objective_met(seat):
+            self.ended_by, self.ended_at = "objective", i
+
+    def _on_move(self, i: int, ev: Event) -> None:
+        """M-MOVE: one strategic move per turn, between two bordering territories of the seat."""
+        seat, armies = self.seat, self.armies
+        if self.moved or self.phase > 2:
+            self.flag(i, "M-MOVE", "one strategic move per turn")
+        self.moved = True
+        self.phase = 3
+        src, dst, amount = ev.src, ev.dst, ev.armies
+        if self.owner[src] != seat or self.owner[dst] != seat:
+            self.flag(i, "M-MOVE", f"a strategic move is between two of seat {seat}'s territories ({src} → {dst})")
+            return
+        if self.scoring_only:
+            self.flag(i, "B-MAP", self.no_borders)
+        elif dst not in self.adj[src]:
+            self.flag(i, "M-MOVE", f"{src} does not border {dst}")
+        if amount >= armies[src]:
+            self.flag(i, "M-MOVE", f"moved {amount} of {armies[src]} armies from {src}: leave at least 1")
+            amount = armies[src] - 1
+            if amount < 1:
+                return
+        armies[src] -= amount  # both territories are the seat's: its total does not change
+        armies[dst] += amount
+        if self.garrison and armies[src] < self.garrison and self.borders_enemy(src, seat):
+            self.flag(i, "RTU-GARRISON", f"the move leaves {armies[src]} on {src}, which borders an enemy")
+        if self.objectives and self.objective_met(seat):
+            self.ended_by, self.ended_at = "objective", i
+
+    def _on_sdadata(self, i: int, ev: Event) -> None:
+        """E-SDADATA: at most one roll per turn; its dice are judged at the end of the turn."""
+        if self.roll is not None:
+            self.flag(i, "E-SDADATA", "one sdadata roll per turn")
+        self.roll, self.roll_at = ev.dice, i
+        self.phase = 3
+
+    def _on_time_expired(self, i: int, ev: Event) -> None:
+        """E-TIME: the clock ran out; the closure state machine takes the game to its end."""
+        try:
+            self.closure = self.closure.time_expired()
+        except EngineError as exc:
+            self.flag(i, exc.rule, exc.message)
+
+    def _on_end_turn(self, i: int, ev: Event) -> None:
+        """C-DRAW, then the closure (E-SDADATA, E-BAR, E-SUPP, S-TA) ends the game or the turn."""
+        seat, roll, roll_at = self.seat, self.roll, self.roll_at
+        if self.track_cards:
+            self._draw(i, seat, self.conquered, ev.draw)
+        try:
+            closure = self.closure.end_turn(seat, self.conquered, roll)
+        except EngineError as exc:
+            self.flag(roll_at if roll is not None and roll_at is not None else i, exc.rule, exc.message)
+            closure = self.closure.end_turn(seat, self.conquered, _fix_roll(self.closure, self.conquered, roll))
+        self.closure = closure
+        self.rounds = closure.round
+        if closure.ended:
+            self.ended_by, self.ended_at = closure.ended_by or "sdadata", i
+            return  # any later event is flagged before its handler runs
+        if self.rs.deck_exhaustions_to_end and self.exhaustions >= self.rs.deck_exhaustions_to_end:
+            # S-TA: the last round ends with the player who drew the deck's last card
+            self.ended_by, self.ended_at = "deck", i
+            return
+        self._begin_turn(i + 1, closure.seat)
 
     # ------------------------------------------------------------------ pieces of the loop
     def _end_rule(self) -> str:
@@ -585,13 +683,7 @@ class Replay:
         )
 
     def _scores(self, ended_by: str) -> list[dict[str, Any]]:
-        try:  # TEMP until engine.scoring lands
-            from engine.scoring import (  # scoring is heavier; only for ended games
-                FinalPlayer,
-                score_game,
-            )
-        except ModuleNotFoundError:
-            return []
+        from engine.scoring import FinalPlayer, score_game  # heavier: imported for ended games only
 
         order = {seat: k + 1 for k, seat in enumerate(self.eliminated)}
         players = [

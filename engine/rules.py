@@ -1,4 +1,4 @@
-"""Every rule id the engine knows (RULES.md), each with a one-line explanation.
+"""Every rule id the engine knows (docs/rules.md), each with a one-line explanation.
 
 Verdicts, errors and docs cite these ids; :func:`explain` gives a referee the one line behind an
 id (tests check that every id the engine can cite is here and that docs/engine.md lists them all).

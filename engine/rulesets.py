@@ -2,17 +2,17 @@
 
 Engine logic reads parameters (``rs.defender_must_roll_max``), never the rule set's name, so an
 organizer can run "RTU with a 60-minute clock" as ``{"base": "RTU", "overrides":
-{"time_limit_minutes": 60}}`` and every module follows. Rule ids are those of RULES.md.
+{"time_limit_minutes": 60}}`` and every module follows. Rule ids are those of docs/rules.md.
 
 Choices where the sources are silent (each one a parameter you can override):
-- ``starting_armies[2] = 40``: seed 000 (3–6 players) gives no two-player value; 40 continues its
+- ``starting_armies[2] = 40``: the classic rulebook (3–6 players) gives no two-player value; 40 continues its
   step of 5 per player and is what most two-player house rules use.
-- ``min_players``/``max_players``: RTU follows T-SIZE (4 or 5); CLASSIC seed 000 (3 to 6);
-  TIME_ATTACK seed 004 (3 to 4 in the box, up to 6 with armies from another box). A 3- or
+- ``min_players``/``max_players``: RTU follows T-SIZE (4 or 5); CLASSIC the classic rulebook (3 to
+  6); TIME_ATTACK RisiKo! Napoli (3 to 4 in the box, up to 6 with armies from another box). A 3- or
   6-player RTU table (K-TABLES) is an organizer's explicit override.
-- D-50 (``deal_max_continent_share``) is written only in the tournament regulation (seed 002),
+- D-50 (``deal_max_continent_share``) is written only in the tournament regulation,
   so CLASSIC and TIME_ATTACK deal without it.
-- TIME_ATTACK ends on time by default (``deck_exhaustions_to_end = None``); seed 004 suggests 2
+- TIME_ATTACK ends on time by default (``deck_exhaustions_to_end = None``); RisiKo! Napoli suggests 2
   when the deck decides the end instead.
 """
 

@@ -163,7 +163,7 @@ def _medio_winner(f: Facts) -> int | None:
 
 
 def _s_medio(f: Facts, seat: int) -> int:
-    """S-MEDIO (seed 001) for one game: the victory or loss factor, rounded down.
+    """S-MEDIO (the Medioriente variant) for one game: the victory or loss factor, rounded down.
 
     Victory factor = points held × players / 2 (× 2 with total supremacy); loss factor = points
     held × players / 10 (halved after a total supremacy). A player's personal score over a

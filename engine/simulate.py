@@ -1,4 +1,4 @@
-"""Bots that play complete, legal, random games and write them as records (specs/game-record.md).
+"""Bots that play complete, legal, random games and write them as records (docs/engine.md).
 
 For tests, demos and benchmarks: every choice comes from ``SeededRng(seed)``, so the same
 (players, seed, rule set) always gives the same record. The bots are simple but not aimless:

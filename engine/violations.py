@@ -10,7 +10,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Violation:
     event: int | None  # 0-based index into the record's events; None: the record as a whole
-    rule: str  # a rule id from RULES.md (e.g. "RTU-ATT-DICE") or "FORMAT"
+    rule: str  # a rule id of docs/rules.md (e.g. "RTU-ATT-DICE") or "FORMAT"
     message: str  # English, for the command line and logs
     # What went wrong as data, so a page can say it in its own language: a message code
     # (e.g. "board.unowned") and its parameters. Empty when the English message is all there is.

@@ -1,4 +1,4 @@
-"""Tournament formats as presets (RULES.md "Club formats", K-BEST2, K-BESTN, K-TABLES, K-KO-RCU).
+"""Tournament formats as presets (docs/rules.md: club formats, K-BEST2, K-BESTN, K-TABLES, K-KO-RCU).
 
 A preset is data: a scoring system of the engine (with its numbers, :mod:`engine.club_formats`),
 which games count, the standings' tie-break chain (:data:`scoring.standings.METRICS`), the table

@@ -25,7 +25,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-# The ten event types of the clubs' tool and their ranking class C.
+# The ten event types of the clubs' desktop tool and their ranking class C.
 TYPES: Mapping[str, str] = MappingProxyType({
     "CNI": "Campionato Nazionale", "RDN": "Raduno Nazionale", "MST": "Torneo Master", "OPN": "Torneo Open",
     "ITC": "Torneo Interclub", "CPP": "Campionato Periodico", "SQD": "Torneo a Squadre", "2V2": "Torneo 2VS2",

@@ -18,6 +18,7 @@ from config.edge import contains_nul, nul_message
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine.exact import decimal
 from tables.models import Game, Table
+from tables.seating_text import priority_label
 from tournaments import spreadsheets
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
@@ -335,6 +336,8 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])
         row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]
         row["seeding_labels"] = {n: str(labels.SEEDINGS.get(r["seeding"], r["seeding"])) for n, r in row["rounds"].items()}
+        for r in row["rounds"].values():  # the seating priorities of each round, in the reader's language
+            r["priority_labels"] = [priority_label(k) for k in r["priorities"]]
     return render(request, "scoring/format.html", {
         "tournament": tournament, "presets": rows, "settings": conf, "chosen": chosen, "typed": typed,
         "error": error, "metrics": [(k, labels.metric(k)) for k in METRICS],

@@ -143,7 +143,7 @@ def advance(
 
 
 # --------------------------------------------------------------------------------------------
-# K-KO-RCU: semifinals by entrants (data), checked against the clubs' tool (CLUB-TOOLS.md §1.5)
+# K-KO-RCU: semifinals by entrants (data), checked against the clubs' desktop tool
 
 # Largest entrant count of each step: up to the first threshold an event is "small" (2, 3 or 4
 # semifinals by the qualifying results); above threshold i it plays 4·(i+1) semifinals and

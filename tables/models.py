@@ -2,7 +2,7 @@
 
 A ``Game`` is one round of the tournament (game 1, 2, 3…); it has ``Table`` s, each with
 ``Seat`` s in turn order (T-ORDER). Deals, clocks and the sdadata closure hang off ``Table``.
-The owners of this app extend these models; scoring/ relies on Game, Table and Seat as below.
+scoring/ relies on Game, Table and Seat as below.
 """
 
 from __future__ import annotations

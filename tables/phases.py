@@ -76,7 +76,7 @@ def _withdrawn(tournament: Tournament, game_number: int) -> set[int]:
 
 def qualifier_standings(tournament: Tournament) -> list[dict[str, Any]]:
     """The standings after the two qualifiers (the preset's chain), of the players who played
-    both of them (CLUB-TOOLS §1.5): rows with player, rank, total, wins."""
+    both of them (as the clubs' desktop tool does): rows with player, rank, total, wins."""
     from scoring import selectors as ss
     from scoring import standings as st
 

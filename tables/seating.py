@@ -2,8 +2,8 @@
 
 Pure Python (no Django): the tables app's services call :func:`compose` and store the result.
 
-How it works, and why it beats the clubs' desktop tool (data/CLUB-TOOLS.md §1.4, an unseeded
-shuffle repaired by greedy swaps one priority at a time):
+How it works, and why it beats the clubs' desktop tool (an unseeded shuffle repaired by greedy
+swaps one priority at a time):
 
 * **One global objective.** A composition's cost is a vector with one entry per priority, in the
   organizer's order (K-TABLES): repeat seats at 5- (or 3-) player tables, previous winners
@@ -37,31 +37,26 @@ Seeding (``Options.seeding``):
   priority the pattern breaks.
 
 Seat order inside each table is random (T-ORDER), from a seed derived per table.
+
+Each priority is one small class (``PRIORITY_CLASSES``: key, label, unit, lower bound, reasons):
+the search, the bounds and the quality report read them, so adding a priority is one class and
+its tests. Reports explain unmet priorities with reason codes and parameters, plus the English
+text; the pages translate them (tables/seating_text.py).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rng import SeededRng, derive_seed
 
-PRIORITIES = ("repeat_five", "winners_apart", "club_apart", "region_apart", "repeat_opponents")
 SEEDINGS = ("random", "swiss", "greca")
 ODD_COUNTS = (None, "ghost", "six")
 PREFERENCES = ("fives", "fours")
-
-# What each priority means, for reports and error messages.
-PRIORITY_LABELS = {
-    "repeat_five": "fewest repeat seats at 5- (or 3-) player tables",
-    "winners_apart": "previous winners apart",
-    "club_apart": "same club apart",
-    "region_apart": "same region apart",
-    "repeat_opponents": "fewest repeat opponents",
-}
 
 
 @dataclass(frozen=True)
@@ -134,6 +129,315 @@ class SeatingError(Exception):
         if self.options:
             text += " Options: " + "; ".join(self.options)
         return text
+
+
+# --------------------------------------------------------------------------------------------
+# Priorities (K-TABLES): one small class each, in the registry below.
+
+
+def gettext_noop(text: str) -> str:
+    """Marks English text for the translation catalogue. This module returns codes and English;
+    the pages translate both in one place (tables/seating_text.py)."""
+    return text
+
+
+class Priority:
+    """One thing a composition keeps low, in the organizer's order of priorities (K-TABLES).
+
+    A priority has a key (its id in options, the API and stored reports), a label, what its
+    cost counts (``unit``), the report list of the seats or pairs that cost (``detail``), a
+    lower bound, and the reason the bound is above zero. Its cost has one of three shapes the
+    search knows: a cost per player seated at an odd-sized table (:class:`SeatPriority`), a pair
+    of players of one group at one table (:class:`GroupPriority`), or a weight per pair of
+    players (:class:`PairPriority`). Adding a priority is one subclass, listed in
+    ``PRIORITY_CLASSES``, and its tests.
+    """
+
+    key: ClassVar[str]
+    label: ClassVar[str]  # English; pages show its translation
+    unit: ClassVar[str]  # "7 same-club pairs here"
+    detail: ClassVar[str]  # key of the report's "details"
+    texts: ClassVar[Mapping[str, str]] = MappingProxyType({})  # reason code → English template
+
+    def cost(self, p: _Problem, tables: Sequence[Sequence[int]]) -> int:
+        raise NotImplementedError
+
+    def bound(self, p: _Problem) -> int:
+        """The least cost possible for this priority alone."""
+        raise NotImplementedError
+
+    def rows(self, p: _Problem, t: int, members: Sequence[int],
+             by_id: Mapping[int, SeatingPlayer]) -> list[list[Any]]:
+        """The report's rows for table ``t`` (player ids, the table numbered from 1)."""
+        raise NotImplementedError
+
+    def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+        """The report's counters for this priority."""
+        raise NotImplementedError
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        """Why no composition gets below ``bound`` (None when the bound is 0)."""
+        raise NotImplementedError
+
+
+Reason = dict[str, Any]  # one sentence of an explanation: {"code": …, "params": {…}}
+
+
+class SeatPriority(Priority):
+    """Costs ``values(p)[x]`` for each player x at an odd-sized table."""
+
+    def values(self, p: _Problem) -> list[int]:
+        raise NotImplementedError
+
+    def cost(self, p: _Problem, tables: Sequence[Sequence[int]]) -> int:
+        values = self.values(p)
+        return sum(values[x] for t, members in enumerate(tables) if p.odd_table[t] for x in members)
+
+    def bound(self, p: _Problem) -> int:
+        return sum(sorted(self.values(p))[:p.odd_seats()])
+
+    def rows(self, p: _Problem, t: int, members: Sequence[int],
+             by_id: Mapping[int, SeatingPlayer]) -> list[list[Any]]:
+        if not p.odd_table[t]:
+            return []
+        values = self.values(p)
+        return [[t + 1, x, values[p.index[x]]] for x in members if values[p.index[x]]]
+
+
+class GroupPriority(Priority):
+    """Costs one for each pair at one table whose ``groups(p)`` code is the same (−1: no group)."""
+
+    def groups(self, p: _Problem) -> list[int]:
+        raise NotImplementedError
+
+    def extra(self, player: SeatingPlayer) -> list[Any]:
+        """What a report row names besides the table and the pair (the club…)."""
+        return []
+
+    def cost(self, p: _Problem, tables: Sequence[Sequence[int]]) -> int:
+        g = self.groups(p)
+        return sum(g[x] >= 0 and g[x] == g[y]
+                   for members in tables for pos, x in enumerate(members) for y in members[pos + 1:])
+
+    def bound(self, p: _Problem) -> int:
+        return sum(_spread_pairs(n, len(p.sizes)) for n in _group_sizes(self.groups(p)))
+
+    def rows(self, p: _Problem, t: int, members: Sequence[int],
+             by_id: Mapping[int, SeatingPlayer]) -> list[list[Any]]:
+        g, out = self.groups(p), []
+        for pos, x in enumerate(members):
+            for y in members[pos + 1:]:
+                gx = g[p.index[x]]
+                if gx >= 0 and gx == g[p.index[y]]:
+                    out.append([t + 1, *sorted((x, y)), *self.extra(by_id[x])])
+        return out
+
+    def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+        return {self.detail: cost}
+
+
+class PairPriority(Priority):
+    """Costs ``weights(p)[x][y]`` for each pair x, y at one table."""
+
+    def weights(self, p: _Problem) -> list[dict[int, int]]:
+        raise NotImplementedError
+
+    def cost(self, p: _Problem, tables: Sequence[Sequence[int]]) -> int:
+        w = self.weights(p)
+        return sum(w[x].get(y, 0)
+                   for members in tables for pos, x in enumerate(members) for y in members[pos + 1:])
+
+    def rows(self, p: _Problem, t: int, members: Sequence[int],
+             by_id: Mapping[int, SeatingPlayer]) -> list[list[Any]]:
+        w, out = self.weights(p), []
+        for pos, x in enumerate(members):
+            for y in members[pos + 1:]:
+                weight = w[p.index[x]].get(p.index[y], 0)
+                if weight:
+                    out.append([t + 1, *sorted((x, y)), weight])
+        return out
+
+
+class RepeatFive(SeatPriority):
+    key = "repeat_five"
+    label = gettext_noop("fewest repeat seats at 5- (or 3-) player tables")
+    unit = gettext_noop("earlier 5-seats of players at a 5-table")
+    detail = "repeat_five_seats"
+    texts = MappingProxyType({
+        "repeat_five_unavoidable": gettext_noop(
+            "%(odd_seats)s seats are at tables of 5 (or 3) but only %(fresh)s players have not "
+            "sat at one yet, so some sit at one again (the fewest possible)."),
+    })
+
+    def values(self, p: _Problem) -> list[int]:
+        return p.five
+
+    def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+        return {"repeat_five_seats": len(rows)}
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        if bound == 0:
+            return None
+        fresh = sum(1 for f in p.five if f == 0)
+        return _reason("repeat_five_unavoidable", odd_seats=p.odd_seats(), fresh=fresh)
+
+
+class WinnersApart(GroupPriority):
+    key = "winners_apart"
+    label = gettext_noop("previous winners apart")
+    unit = gettext_noop("pairs of winners")
+    detail = "winners_together"
+    texts = MappingProxyType({
+        "winners_unavoidable": gettext_noop(
+            "%(winners)s previous winners for %(tables)s tables: at least %(bound)s pairs of "
+            "winners must share a table."),
+    })
+
+    def groups(self, p: _Problem) -> list[int]:
+        return p.winner_group
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        if bound == 0:
+            return None
+        return _reason("winners_unavoidable", winners=sum(p.winner), tables=tables, bound=bound)
+
+
+class _SameGroupApart(GroupPriority):
+    """Club or region: players of one are kept at different tables."""
+
+    crowded: ClassVar[str]  # reason code of one group with more players than tables
+    least: ClassVar[str]  # reason code of the bound
+
+    def names(self, p: _Problem) -> list[str | None]:
+        raise NotImplementedError
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        if bound == 0:
+            return None
+        codes = self.groups(p)
+        names: dict[int, str] = {}
+        for code, value in zip(codes, self.names(p), strict=True):
+            if code >= 0:
+                names.setdefault(code, value or "")
+        crowded = [
+            _reason(self.crowded, name=names[c], n=n, tables=tables)
+            for c, n in sorted(Counter(x for x in codes if x >= 0).items()) if n > tables
+        ]
+        return _reason(self.least, items=crowded, bound=bound)
+
+
+class ClubApart(_SameGroupApart):
+    key = "club_apart"
+    label = gettext_noop("same club apart")
+    unit = gettext_noop("same-club pairs")
+    detail = "same_club_pairs"
+    crowded, least = "club_crowded", "club_unavoidable"
+    texts = MappingProxyType({
+        "club_crowded": gettext_noop("club %(name)s has %(n)s players for %(tables)s tables"),
+        "club_unavoidable": gettext_noop("%(items)s: at least %(bound)s same-club pairs are unavoidable."),
+    })
+
+    def groups(self, p: _Problem) -> list[int]:
+        return p.club
+
+    def names(self, p: _Problem) -> list[str | None]:
+        return [x.club for x in p.players]
+
+    def extra(self, player: SeatingPlayer) -> list[Any]:
+        return [player.club]
+
+
+class RegionApart(_SameGroupApart):
+    key = "region_apart"
+    label = gettext_noop("same region apart")
+    unit = gettext_noop("same-region pairs")
+    detail = "same_region_pairs"
+    crowded, least = "region_crowded", "region_unavoidable"
+    texts = MappingProxyType({
+        "region_crowded": gettext_noop("region %(name)s has %(n)s players for %(tables)s tables"),
+        "region_unavoidable": gettext_noop(
+            "%(items)s: at least %(bound)s same-region pairs are unavoidable."),
+    })
+
+    def groups(self, p: _Problem) -> list[int]:
+        return p.region
+
+    def names(self, p: _Problem) -> list[str | None]:
+        return [x.region for x in p.players]
+
+    def extra(self, player: SeatingPlayer) -> list[Any]:
+        return [player.region]
+
+
+class RepeatOpponents(PairPriority):
+    key = "repeat_opponents"
+    label = gettext_noop("fewest repeat opponents")
+    unit = gettext_noop("repeated encounters")
+    detail = "repeated_pairs"
+    texts = MappingProxyType({
+        "repeat_opponents_unavoidable": gettext_noop(
+            "earlier tables of up to %(most)s players still playing, for %(tables)s tables: at "
+            "least %(bound)s repeated encounters are unavoidable."),
+    })
+
+    def weights(self, p: _Problem) -> list[dict[int, int]]:
+        return p.meet
+
+    def bound(self, p: _Problem) -> int:
+        # Repeated encounters add up over earlier tables, and the players of one earlier table
+        # meet again at least as often as when they are spread evenly over the tables.
+        return sum(_spread_pairs(n, len(p.sizes)) for n in p.earlier_present)
+
+    def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+        return {"repeated_pairs": len(rows), "repeated_encounters": cost}
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        if bound == 0:
+            return None
+        most = max(p.earlier_present, default=0)
+        return _reason("repeat_opponents_unavoidable", most=most, tables=tables, bound=bound)
+
+
+PRIORITY_CLASSES: tuple[type[Priority], ...] = (
+    RepeatFive, WinnersApart, ClubApart, RegionApart, RepeatOpponents,
+)
+PRIORITY_BY_KEY: Mapping[str, Priority] = MappingProxyType({c.key: c() for c in PRIORITY_CLASSES})
+PRIORITIES = tuple(PRIORITY_BY_KEY)
+# What each priority means, for reports and error messages (English; pages translate it).
+PRIORITY_LABELS = MappingProxyType({k: p.label for k, p in PRIORITY_BY_KEY.items()})
+
+# The sentences every priority shares; each priority adds its own (``Priority.texts``).
+TEXTS: Mapping[str, str] = MappingProxyType({
+    "above_bound": gettext_noop(
+        "%(cost)s %(unit)s here; %(bound)s is the least possible for this priority alone."),
+    "above_bound_higher_first": gettext_noop(
+        "%(cost)s %(unit)s here; %(bound)s is the least possible for this priority alone, but "
+        "higher priorities come first (%(labels)s)."),
+    **{code: text for c in PRIORITY_CLASSES for code, text in c.texts.items()},
+})
+
+
+def _reason(code: str, **params: Any) -> Reason:
+    return {"code": code, "params": params}
+
+
+def render_reason(reason: Reason, translate: Callable[[str], str] = str) -> str:
+    """One sentence of an explanation in words. ``translate`` is gettext on the pages, and the
+    identity for the English of the report. Parameters: ``unit`` is a priority key (its unit is
+    shown), ``labels`` a list of priority keys (their labels), ``items`` a list of reasons (joined
+    with "; "); any other is shown as it is."""
+    params = dict(reason["params"])
+    if "unit" in params:
+        params["unit"] = translate(PRIORITY_BY_KEY[params["unit"]].unit)
+    if "labels" in params:
+        params["labels"] = ", ".join(translate(PRIORITY_BY_KEY[k].label) for k in params["labels"])
+    if "items" in params:
+        params["items"] = "; ".join(render_reason(r, translate) for r in params["items"])
+    return translate(TEXTS[reason["code"]]) % params
+
+
+def explain(reasons: Sequence[Reason], translate: Callable[[str], str] = str) -> str:
+    return " ".join(render_reason(r, translate) for r in reasons)
 
 
 # --------------------------------------------------------------------------------------------
@@ -253,6 +557,7 @@ class _Problem:
         self.club = _codes([p.club for p in self.players])
         self.region = _codes([p.region for p in self.players])
         self.winner = [pid in history.winners for pid in ids]
+        self.winner_group = [0 if w else -1 for w in self.winner]  # winners as one group
         self.five = [int(history.five_seaters.get(pid, 0)) for pid in ids]
         # meet[i][j] = how many earlier tables i and j shared
         self.meet: list[dict[int, int]] = [{} for _ in ids]
@@ -269,33 +574,17 @@ class _Problem:
         mixed = len(set(self.sizes)) > 1
         self.odd_table = [mixed and s != 4 for s in self.sizes]
 
-    # ---- costs of a whole assignment, per priority
-    def costs(self, tables: Sequence[Sequence[int]]) -> dict[str, int]:
-        c = dict.fromkeys(PRIORITIES, 0)
-        for t, members in enumerate(tables):
-            if self.odd_table[t]:
-                c["repeat_five"] += sum(self.five[x] for x in members)
-            for pos, x in enumerate(members):
-                for y in members[pos + 1:]:
-                    c["winners_apart"] += self.winner[x] and self.winner[y]
-                    c["club_apart"] += self.club[x] >= 0 and self.club[x] == self.club[y]
-                    c["region_apart"] += self.region[x] >= 0 and self.region[x] == self.region[y]
-                    c["repeat_opponents"] += self.meet[x].get(y, 0)
-        return c
+    def odd_seats(self) -> int:
+        """Seats at the odd-sized tables (the 5-seats when tables of 4 are also played)."""
+        return sum(s for s, odd in zip(self.sizes, self.odd_table, strict=True) if odd)
 
-    # ---- lower bounds, per priority (each alone; together they may not all be reachable)
+    def costs(self, tables: Sequence[Sequence[int]]) -> dict[str, int]:
+        """The cost of a whole assignment, per priority."""
+        return {key: priority.cost(self, tables) for key, priority in PRIORITY_BY_KEY.items()}
+
     def bounds(self) -> dict[str, int]:
-        tables = len(self.sizes)
-        odd_seats = sum(s for s, odd in zip(self.sizes, self.odd_table, strict=True) if odd)
-        b = dict.fromkeys(PRIORITIES, 0)
-        b["repeat_five"] = sum(sorted(self.five)[:odd_seats])
-        b["winners_apart"] = _spread_pairs(sum(self.winner), tables)
-        b["club_apart"] = sum(_spread_pairs(n, tables) for n in _group_sizes(self.club))
-        b["region_apart"] = sum(_spread_pairs(n, tables) for n in _group_sizes(self.region))
-        # Repeated encounters add up over earlier tables, and the players of one earlier table
-        # meet again at least as often as when they are spread evenly over the tables.
-        b["repeat_opponents"] = sum(_spread_pairs(n, tables) for n in self.earlier_present)
-        return b
+        """Lower bounds, per priority (each alone; together they may not all be reachable)."""
+        return {key: priority.bound(self) for key, priority in PRIORITY_BY_KEY.items()}
 
 
 def _codes(values: Sequence[str | None]) -> list[int]:
@@ -356,12 +645,26 @@ class _Search:
         self.target = [self.bounds[k] for k in self.priorities]
         self.iterations = 0
         self.extra_samples = EXTRA_SAMPLES
-        # Whoever has more earlier 5-seats than the last of the "least-served" players who
-        # must fill the 5-seats is sitting at one needlessly.
-        odd_seats = sum(sz for sz, odd in zip(problem.sizes, problem.odd_table, strict=True)
-                        if odd)
-        fives = sorted(problem.five)
-        self.five_cutoff = fives[odd_seats - 1] if odd_seats else 0
+        # Each chosen priority by the shape of its cost, with its position in the cost vector.
+        # A seat cost above that of the last of the "least-served" players who must fill the
+        # odd seats is paid needlessly (the cutoff).
+        odd_seats = problem.odd_seats()
+        self.seat_terms: list[tuple[int, list[int], int]] = []
+        self.group_terms: list[tuple[int, list[int]]] = []
+        self.pair_terms: list[tuple[int, list[dict[int, int]]]] = []
+        for i, key in enumerate(self.priorities):
+            priority = PRIORITY_BY_KEY[key]
+            if isinstance(priority, SeatPriority):
+                values = priority.values(problem)
+                cutoff = sorted(values)[odd_seats - 1] if odd_seats else 0
+                self.seat_terms.append((i, values, cutoff))
+            elif isinstance(priority, GroupPriority):
+                self.group_terms.append((i, priority.groups(problem)))
+            elif isinstance(priority, PairPriority):
+                self.pair_terms.append((i, priority.weights(problem)))
+            else:
+                raise TypeError(f"{key}: a priority's cost is a SeatPriority, GroupPriority or "
+                                "PairPriority")
 
     def state(self, tables: list[list[int]]) -> _State:
         table_of = [0] * self.p.n
@@ -373,40 +676,34 @@ class _Search:
 
     def swap_delta(self, s: _State, a: int, b: int) -> list[int]:
         """Change of every cost entry if players a and b (at different tables) swap."""
-        p = self.p
         ta, tb = s.table_of[a], s.table_of[b]
-        d_five = d_win = d_club = d_region = d_meet = 0
-        if p.odd_table[ta] != p.odd_table[tb]:
-            diff = p.five[b] - p.five[a]
-            d_five = diff if p.odd_table[ta] else -diff
-        win, club, region, meet = p.winner, p.club, p.region, p.meet
+        delta = [0] * len(self.priorities)
+        odd = self.p.odd_table
+        if odd[ta] != odd[tb]:
+            for i, values, _ in self.seat_terms:
+                diff = values[b] - values[a]
+                delta[i] = diff if odd[ta] else -diff
         # b joins a's table mates, a leaves them; and the other way round at b's table.
         for new, old, mates in ((b, a, s.tables[ta]), (a, b, s.tables[tb])):
-            w_new, w_old = win[new], win[old]
-            c_new, c_old = club[new], club[old]
-            r_new, r_old = region[new], region[old]
-            m_new, m_old = meet[new], meet[old]
-            for x in mates:
-                if x == old:
-                    continue
-                if win[x]:
-                    d_win += w_new - w_old
-                cx = club[x]
-                if cx >= 0:
-                    d_club += (c_new == cx) - (c_old == cx)
-                rx = region[x]
-                if rx >= 0:
-                    d_region += (r_new == rx) - (r_old == rx)
-                if m_new or m_old:
-                    d_meet += m_new.get(x, 0) - m_old.get(x, 0)
-        by_name = {
-            "repeat_five": d_five,
-            "winners_apart": d_win,
-            "club_apart": d_club,
-            "region_apart": d_region,
-            "repeat_opponents": d_meet,
-        }
-        return [by_name[k] for k in self.priorities]
+            for i, groups in self.group_terms:
+                g_new, g_old = groups[new], groups[old]
+                if g_new == g_old:
+                    continue  # same group (or both in none): nothing changes
+                d = 0
+                for x in mates:
+                    gx = groups[x]
+                    if gx >= 0 and x != old:
+                        d += (g_new == gx) - (g_old == gx)
+                delta[i] += d
+            for i, weights in self.pair_terms:
+                w_new, w_old = weights[new], weights[old]
+                if w_new or w_old:
+                    d = 0
+                    for x in mates:
+                        if x != old:
+                            d += w_new.get(x, 0) - w_old.get(x, 0)
+                    delta[i] += d
+        return delta
 
     def apply(self, s: _State, a: int, b: int, delta: list[int]) -> None:
         ta, tb = s.table_of[a], s.table_of[b]
@@ -417,24 +714,20 @@ class _Search:
 
     def troubled(self, s: _State) -> list[int]:
         """Players involved in some cost right now: the moves worth trying first."""
-        p = self.p
+        odd = self.p.odd_table
+        groups = [g for _, g in self.group_terms]
+        weights = [w for _, w in self.pair_terms]
         out: list[int] = []
-        want = set(self.priorities)
         for t, members in enumerate(s.tables):
             for x in members:
-                bad = "repeat_five" in want and p.odd_table[t] and p.five[x] > self.five_cutoff
+                bad = odd[t] and any(values[x] > cutoff for _, values, cutoff in self.seat_terms)
                 for y in members:
                     if bad:
                         break
                     if y == x:
                         continue
-                    bad = (
-                        ("winners_apart" in want and p.winner[x] and p.winner[y])
-                        or ("club_apart" in want and p.club[x] >= 0 and p.club[x] == p.club[y])
-                        or ("region_apart" in want and p.region[x] >= 0
-                            and p.region[x] == p.region[y])
-                        or ("repeat_opponents" in want and y in p.meet[x])
-                    )
+                    bad = (any(g[x] >= 0 and g[x] == g[y] for g in groups)
+                           or any(y in w[x] for w in weights))
                 if bad:
                     out.append(x)
         return out
@@ -662,40 +955,15 @@ def evaluate(
     costs = problem.costs(idx_tables)
     bounds = problem.bounds()
 
-    details: dict[str, list[list[Any]]] = {
-        "repeated_pairs": [], "same_club_pairs": [], "same_region_pairs": [],
-        "winners_together": [], "repeat_five_seats": [],
-    }
+    details: dict[str, list[list[Any]]] = {p.detail: [] for p in PRIORITY_BY_KEY.values()}
     for t, members in enumerate(tables):
-        if problem.odd_table[t]:
-            details["repeat_five_seats"] += [
-                [t + 1, x, int(history.five_seaters.get(x, 0))] for x in members
-                if history.five_seaters.get(x, 0)
-            ]
-        for pos, x in enumerate(members):
-            for y in members[pos + 1:]:
-                a, b = sorted((x, y))
-                px, py = by_id[x], by_id[y]
-                met = problem.meet[problem.index[x]].get(problem.index[y], 0)
-                if met:
-                    details["repeated_pairs"].append([t + 1, a, b, met])
-                if _same(px.club, py.club):
-                    details["same_club_pairs"].append([t + 1, a, b, px.club])
-                if _same(px.region, py.region):
-                    details["same_region_pairs"].append([t + 1, a, b, px.region])
-                if x in history.winners and y in history.winners:
-                    details["winners_together"].append([t + 1, a, b])
+        for priority in PRIORITY_BY_KEY.values():
+            details[priority.detail] += priority.rows(problem, t, members, by_id)
 
     report: dict[str, Any] = {
         "players": len(seated),
         "tables": len(tables),
         "sizes": {str(s): n for s, n in sorted(Counter(sizes).items())},
-        "repeated_pairs": len(details["repeated_pairs"]),
-        "repeated_encounters": costs["repeat_opponents"],
-        "same_club_pairs": costs["club_apart"],
-        "same_region_pairs": costs["region_apart"],
-        "winners_together": costs["winners_apart"],
-        "repeat_five_seats": len(details["repeat_five_seats"]),
         "priorities": list(options.priorities),
         "lower_bounds": {k: bounds[k] for k in options.priorities},
         "costs": {k: costs[k] for k in options.priorities},
@@ -703,12 +971,9 @@ def evaluate(
         "missing_players": missing,
         "unmet": _unmet(problem, options, costs, bounds, details),
     }
+    for key, priority in PRIORITY_BY_KEY.items():
+        report.update(priority.summary(costs[key], details[priority.detail]))
     return report
-
-
-def _same(a: str | None, b: str | None) -> bool:
-    a, b = (a or "").strip().casefold(), (b or "").strip().casefold()
-    return bool(a) and a == b
 
 
 def _unmet(
@@ -718,73 +983,32 @@ def _unmet(
     bounds: Mapping[str, int],
     details: Mapping[str, list[list[Any]]],
 ) -> list[dict[str, Any]]:
+    """Each priority of ``options`` left above zero, with why: ``reasons`` as codes (the pages
+    translate them) and ``explanation`` in English."""
     tables = len(problem.sizes)
     out = []
     for rank, key in enumerate(options.priorities):
         cost, bound = costs[key], bounds[key]
         if cost == 0:
             continue
-        why = _why_unavoidable(problem, key, bound, tables)
+        priority = PRIORITY_BY_KEY[key]
+        why = priority.why(problem, bound, tables)
+        reasons = [why] if why else []
         if cost > bound:
-            higher = [PRIORITY_LABELS[k] for k in options.priorities[:rank]]
-            tail = f", but higher priorities come first ({', '.join(higher)})" if higher else ""
-            why = (why + " " if why else "") + (
-                f"{cost} {_UNIT[key]} here; {bound} is the least possible for this priority "
-                f"alone{tail}."
-            )
+            higher = list(options.priorities[:rank])
+            if higher:
+                reasons.append(_reason("above_bound_higher_first", cost=cost, unit=key, bound=bound,
+                                       labels=higher))
+            else:
+                reasons.append(_reason("above_bound", cost=cost, unit=key, bound=bound))
         out.append({
             "priority": key,
-            "label": PRIORITY_LABELS[key],
+            "label": priority.label,
             "cost": cost,
             "lower_bound": bound,
             "unavoidable": cost == bound,
-            "count": len(details[_DETAIL_OF[key]]),
-            "explanation": why,
+            "count": len(details[priority.detail]),
+            "explanation": explain(reasons),
+            "reasons": reasons,
         })
     return out
-
-
-_UNIT = {
-    "repeat_five": "earlier 5-seats of players at a 5-table",
-    "winners_apart": "pairs of winners",
-    "club_apart": "same-club pairs",
-    "region_apart": "same-region pairs",
-    "repeat_opponents": "repeated encounters",
-}
-
-_DETAIL_OF = {
-    "repeat_five": "repeat_five_seats",
-    "winners_apart": "winners_together",
-    "club_apart": "same_club_pairs",
-    "region_apart": "same_region_pairs",
-    "repeat_opponents": "repeated_pairs",
-}
-
-
-def _why_unavoidable(problem: _Problem, key: str, bound: int, tables: int) -> str:
-    if bound == 0:
-        return ""
-    if key == "repeat_five":
-        odd_seats = sum(s for s, odd in zip(problem.sizes, problem.odd_table, strict=True) if odd)
-        fresh = sum(1 for f in problem.five if f == 0)
-        return (f"{odd_seats} seats are at tables of 5 (or 3) but only {fresh} players have not "
-                f"sat at one yet, so some sit at one again (the fewest possible).")
-    if key == "repeat_opponents":
-        most = max(problem.earlier_present, default=0)
-        return (f"earlier tables of up to {most} players still playing, for {tables} tables: "
-                f"at least {bound} repeated encounters are unavoidable.")
-    if key == "winners_apart":
-        return (f"{sum(problem.winner)} previous winners for {tables} tables: at least {bound} "
-                f"pairs of winners must share a table.")
-    codes = problem.club if key == "club_apart" else problem.region
-    values = [p.club if key == "club_apart" else p.region for p in problem.players]
-    names: dict[int, str] = {}
-    for code, value in zip(codes, values, strict=True):
-        if code >= 0:
-            names.setdefault(code, value or "")
-    kind = "club" if key == "club_apart" else "region"
-    crowded = [
-        f"{kind} {names[c]} has {n} players for {tables} tables"
-        for c, n in sorted(Counter(x for x in codes if x >= 0).items()) if n > tables
-    ]
-    return "; ".join(crowded) + f": at least {bound} same-{kind} pairs are unavoidable."

@@ -76,7 +76,7 @@ class PublicSeat:
 def public_tables(game: Game) -> list[Table]:
     """The game's tables in order for the public tables page, each with ``public_seats`` (turn
     order). Two queries and plain rows for the seats: a 125-table game built 1,600 model objects
-    (seat, player, club) per request, 85% of the page's database time (issue 8, "Load")."""
+    (seat, player, club) per request, 85% of the page's database time."""
     tables = list(Table.objects.filter(game=game).order_by("number").defer("deal",
                                                                            "closure_state"))
     by_id: dict[int, list[PublicSeat]] = {t.pk: [] for t in tables}

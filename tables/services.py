@@ -25,7 +25,6 @@ from tables.seating import (
     ODD_COUNTS,
     PREFERENCES,
     PRIORITIES,
-    PRIORITY_LABELS,
     SEEDINGS,
     Options,
     SeatingError,
@@ -543,4 +542,6 @@ def set_deal_objectives(game: Game, value: bool, *, actor: Any) -> Game:
 
 
 def priority_choices() -> list[tuple[str, str]]:
-    return [(k, PRIORITY_LABELS[k]) for k in PRIORITIES]
+    from tables.seating_text import priority_choices as translated
+
+    return translated()

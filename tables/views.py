@@ -28,7 +28,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.errors import DomainError, PermissionDeniedError
 from tables import api, selectors, services
 from tables.models import Game
-from tables.seating import PRIORITIES, PRIORITY_LABELS
+from tables.seating import PRIORITIES
+from tables.seating_text import localized_report, priority_choices, priority_label
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, staff_required
 
@@ -102,8 +103,8 @@ def _qr_endpoint() -> str:
 @require_safe
 def qr_image(request: HttpRequest) -> HttpResponse:
     """The QR code of one of this site's pages (``?path=``) as an SVG image. Pages reference it
-    with ``<img loading="lazy">`` instead of inlining ~2.5 KB of SVG per code (issue 8, "Load":
-    a 125-table page weighed 360 KB). A path's code never changes, so browsers may keep it."""
+    with ``<img loading="lazy">`` instead of inlining ~2.5 KB of SVG per code (a 125-table
+    page weighed 360 KB). A path's code never changes, so browsers may keep it."""
     target = qr_target(request.GET.get("path", ""))
     if target is None:
         raise Http404
@@ -152,7 +153,7 @@ def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
     """The rendered tables, cached under a digest of everything they show (seats, names, clubs,
     colours, clocks, language, time zone): any change gives a new key, so nothing needs to be
     invalidated and an erased or renamed player is never shown from the cache. Phones in the hall
-    reload this page all day; it changes a few times per game (issue 8, "Load")."""
+    reload this page all day; it changes a few times per game."""
     content = repr((slug, number, get_language(), timezone.get_current_timezone_name(), [
         (t.pk, t.number, t.deadline, t.paused_at, t.expired_marked_at,
          [(s.number, s.colour, s.player and (s.player.pk, s.player.display_name,
@@ -273,7 +274,7 @@ def knockout_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _priority_field(position: int, initial: str | None) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=gettext_lazy("Priority %(n)s") % {"n": position},
-        choices=[("", "—")] + [(k, _(PRIORITY_LABELS[k])) for k in PRIORITIES],
+        choices=[("", "—"), *priority_choices()],
         required=False, initial=initial,
     )
 
@@ -326,10 +327,10 @@ def _organize_context(tournament: Tournament, game: Game, form: ComposeForm) -> 
     checked_in = selectors.checked_in_players(tournament, game.number)
     return {
         "tournament": tournament, "game": game, "tables": tables, "form": form,
-        "seated": seated, "report": game.composition_report or {},
+        "seated": seated, "report": localized_report(game.composition_report or {}),
         "withdrawn": Player.objects.filter(pk__in=withdrawn_ids),
         "checked_in_count": len(checked_in),
-        "labels": {k: _(v) for k, v in PRIORITY_LABELS.items()},
+        "labels": {k: priority_label(k) for k in PRIORITIES},
     }
 
 

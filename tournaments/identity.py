@@ -1,5 +1,5 @@
 """A player's identity across events: name, surname and date of birth (the national ranking's
-key, CLUB-TOOLS.md §3). Imports only *flag* probable duplicates — a Levenshtein distance of at
+key). Imports only *flag* probable duplicates — a Levenshtein distance of at
 most :data:`MAX_DISTANCE` on "name surname birth-date" — for the organizer to merge; nothing is
 ever merged silently."""
 

@@ -1,5 +1,5 @@
-"""Import of the clubs' registration sheet: the desktop tool's "Iscritti" sheet (CLUB-TOOLS.md
-§1.1), columns ID, Nome, Cognome, Nick, Club, Partecipa (SI/NO), Regione, Data di nascita,
+"""Import of the clubs' registration sheet: the desktop tool's "Iscritti" sheet, columns ID, Nome,
+Cognome, Nick, Club, Partecipa (SI/NO), Regione, Data di nascita,
 e-mail, found by their header (the tool's template puts the header just above row 4), and an
 optional national id column ("ID nazionale", "Codice", "national_id").
 

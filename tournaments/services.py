@@ -3,7 +3,7 @@ roles and private links. Pages, the REST API, the CSV import and the demo all ca
 
 Each function takes the acting user (``actor``), checks it through ``permissions`` and records
 an audit entry (``audit.record``). Bad input raises ``DomainError(message, field=, rule=)``;
-a missing role raises ``PermissionDeniedError``. Rule codes used here (besides RULES.md ids):
+a missing role raises ``PermissionDeniedError``. Rule codes used here (besides the rule ids of docs/rules.md):
 ``ROLE`` (not allowed), ``STATUS`` (not in this tournament status), ``CAPACITY``,
 ``DUPLICATE``, ``CSV`` (file format), ``GAME`` (no such game), ``REQUIRED``.
 """

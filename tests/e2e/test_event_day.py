@@ -1,4 +1,4 @@
-"""Issue 7: a club runs a whole one-day RTU tournament with the software alone, in a real browser.
+"""A club runs a whole one-day RTU tournament with the software alone, in a real browser.
 
 1. the organizer creates the tournament, imports 23 players from CSV, opens and closes
    registration, checks everyone in for game 1 (one tap per player);

@@ -41,7 +41,7 @@ def test_every_value_is_the_number_of_borders_and_they_add_to_164(world):
 
 
 def test_seed_000_values_spot_check(world):
-    # seed 000's alphabetical table, a few from each continent
+    # the classic rulebook's alphabetical table, a few from each continent
     expected = {"Cina": 7, "India": 3, "Afghanistan": 4, "Medio Oriente": 6, "Africa Orientale": 5,
                 "Egitto": 4, "Ontario": 6, "Argentina": 2, "Ucraina": 6, "Australia Orientale": 2}
     assert {n: world.territories[n].value for n in expected} == expected

@@ -242,7 +242,7 @@ def test_deal_takes_a_rule_set_object_and_follows_its_deal_order() -> None:
               '{"base": "RTU", "overrides": {"deal_order": "clockwise_from_seat2"}}', "--json")
     assert out.returncode == 0, out.stderr
     owners = json.loads(out.stdout)["owners"]
-    # seed 004's order: seats 2 and 3 get the 11th cards
+    # RisiKo! Napoli's order: seats 2 and 3 get the 11th cards
     assert {s: list(owners.values()).count(s) for s in (1, 2, 3, 4)} == {1: 10, 2: 11, 3: 11, 4: 10}
 
 

@@ -1,4 +1,4 @@
-"""The clubs' scoring systems (RULES.md "Club formats (RCU)"), checked with RULES.md's own numbers
+"""The clubs' scoring systems (docs/rules.md, "Club formats"), checked with the rules' own numbers
 and hand-computed tables. P = objective points (RisiKo! = 100); the winner is the highest P."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def dec(x: Any) -> Any:
     return Decimal(repr(x))
 
 
-# ------------------------------------------------------------------ RULES.md's worked numbers
+# ------------------------------------------------------------------ the rules' worked numbers
 def test_master_winner_with_50_scores_1_050_and_a_five_table_loser_with_21_scores_0_027() -> None:
     assert score_table("S-MASTER", [50, 30, 20, 10]) == dec([1.05, 0.03, 0.02, 0.01])
     five = score_table("S-MASTER", [60, 21, 20, 10, 5])

@@ -54,7 +54,7 @@ def test_attacks_apply_the_recorded_dice_ties_to_the_defender() -> None:
     i = next(j for j, e in enumerate(record["events"])
              if e["type"] == "attack" and len(e["attacker"]) == 3 and len(e["defender"]) == 3)
     attack = record["events"][i]
-    attack["attacker"], attack["defender"] = [6, 4, 2], [5, 5, 1]  # seed 003: attacker −1, defender −2
+    attack["attacker"], attack["defender"] = [6, 4, 2], [5, 5, 1]  # A-RESOLVE's example: attacker −1, defender −2
     before = state_before(record, i)
     after = state_before(record, i + 1)
     assert after.armies[attack["from"]] == before.armies[attack["from"]] - 1

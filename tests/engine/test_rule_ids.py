@@ -11,7 +11,7 @@ from engine.rules import RULES, explain
 ROOT = Path(__file__).resolve().parents[2]
 RULE_ID = re.compile(r"^(FORMAT|[A-Z][A-Z0-9]*(-[A-Z0-9]+)+)$")
 
-# the ids of RULES.md (shared/RULES.md), in its order
+# the rule ids of docs/rules.md, in the order of the rulebooks
 RULES_MD = """
 B-MAP T-SIZE T-ORDER D-DEAL D-50 D-ARMIES D-CAP TURN-PHASES R-BASE R-CONT R-PLUS1 C-TRIS C-DRAW
 C-HAND7 R-PLACE A-ADJ A-SRC RTU-DEF-MAX RTU-ATT-DICE A-RESOLVE A-OCCUPY RTU-GARRISON A-ELIM M-MOVE

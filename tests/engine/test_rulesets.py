@@ -75,7 +75,7 @@ def test_as_dict_round_trips_through_overrides():
     assert again == rs
 
 
-# every parameter RULES.md names, by rule id: (field, RTU, CLASSIC, TIME_ATTACK)
+# every parameter the rules name (docs/rules.md), by rule id: (field, RTU, CLASSIC, TIME_ATTACK)
 PARAMETERS = [
     ("T-SIZE", "min_players", 4, 3, 3),
     ("T-SIZE", "max_players", 5, 6, 6),

@@ -1,4 +1,4 @@
-"""K-RANKING (scoring/ranking.py) with CLUB-TOOLS.md's worked examples, and player identity."""
+"""K-RANKING (scoring/ranking.py) with the clubs' tool's worked examples, and player identity."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Backup (issue 8, "Security"): export → import into an empty database → export gives the same
+"""Backup: export → import into an empty database → export gives the same
 document; damaged or clashing files are refused and change nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Concurrency (issue 8): 8 parallel clients entering and confirming results, checking players in
+"""Concurrency: 8 parallel clients entering and confirming results, checking players in
 and swapping seats at once, on PostgreSQL (real row locks; skipped without ``DATABASE_URL``).
 No lost update, no duplicate, every conflict reported to the loser. The figures for N = 2, 8, 32
 come from ``benchmarks/concurrency.py`` (same scenarios)."""

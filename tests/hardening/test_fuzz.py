@@ -1,4 +1,4 @@
-"""Hostile input (issue 8): hypothesis throws generated input at the engine's record parser and at
+"""Hostile input: hypothesis throws generated input at the engine's record parser and at
 every CSV import (the service and its two front ends, the page and the API). Never an exception:
 always a result, or a clear refusal (a message naming the problem; the line and field for CSV;
 nothing half imported).

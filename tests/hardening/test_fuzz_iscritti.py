@@ -1,4 +1,4 @@
-"""Hostile input (issue 8), the clubs' registration sheet: hypothesis builds "Iscritti" workbooks
+"""Hostile input, the clubs' registration sheet: hypothesis builds "Iscritti" workbooks
 (.xlsx with openpyxl, .xls with the BIFF8 writer of tests/formats/xls.py) with random headers,
 cells, dates and damaged bytes and throws them at ``tournaments.iscritti.import_iscritti`` and its
 page and API. Never an exception: a clean import (every row a registration with a name) or a

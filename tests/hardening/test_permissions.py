@@ -1,4 +1,4 @@
-"""Permissions, generated from the URL configuration (issue 8, "Permissions").
+"""Permissions, generated from the URL configuration.
 
 Every route of the project (``urlmap.all_routes()``) is called with every write method
 (POST, PUT, PATCH, DELETE) by six visitors: anonymous, a player (their private link opened in the

@@ -1,4 +1,4 @@
-"""Privacy (issue 8): public pages and the public API show a player's name, nickname and club and
+"""Privacy: public pages and the public API show a player's name, nickname and club and
 nothing else; a player's data can be exported and erased on request, their results kept under an
 anonymised name."""
 

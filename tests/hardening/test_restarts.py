@@ -1,4 +1,4 @@
-"""Restarts (issue 8): the web process killed (SIGKILL) in the middle of a result entry leaves
+"""Restarts: the web process killed (SIGKILL) in the middle of a result entry leaves
 nothing half saved. (The Celery worker and beat side — deadlines that pass while they are down
 are marked once after the restart — is tests/tables/test_worker.py plus
 ``test_worker_and_beat_killed_while_clocks_run`` below.)

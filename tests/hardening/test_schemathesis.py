@@ -1,4 +1,4 @@
-"""Hostile input on the REST API (issue 8): schemathesis generates requests for EVERY operation of
+"""Hostile input on the REST API: schemathesis generates requests for EVERY operation of
 the project's OpenAPI schema (``/api/schema/``) and sends them in-process to the WSGI app (no
 server), on a database holding the demo tournament, once anonymous and once as its organizer
 (HTTP Basic). Every response must be no server error, of the declared content type and valid

@@ -1,5 +1,5 @@
 """Security: content security policy, no inline script, login rate limit, check --deploy,
-private links long and revocable (issue 8, "Security")."""
+private links long and revocable."""
 
 from __future__ import annotations
 

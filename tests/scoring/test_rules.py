@@ -1,4 +1,4 @@
-"""Hand-computed cases from RULES.md (S-RTU, S-PLACE, S-TOURNAMENT, K-BEST2), through the
+"""Hand-computed cases of the rules (docs/rules.md: S-RTU, S-PLACE, S-TOURNAMENT, K-BEST2), through the
 services, so what is checked is what a referee's entry produces."""
 
 from __future__ import annotations

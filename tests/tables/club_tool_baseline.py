@@ -1,4 +1,4 @@
-"""The clubs' current draw, re-implemented from its description (data/CLUB-TOOLS.md §1.4) as
+"""The clubs' current draw, re-implemented from its manual's description as
 the baseline our composition must beat: a shuffle, the "sventurati" (one player with the fewest
 earlier 5-seats fixed at each 5-table), then greedy pairwise swaps one priority at a time.
 

@@ -184,3 +184,30 @@ def test_knockout_plan_page(client, tournament):
     assert r.status_code == 200
     assert "20 (5, 5" in r.content.decode()
     assert client.get(f"/t/{tournament.slug}/knockout/", {"entrants": 2}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_unmet_priorities_read_in_the_pages_language(organizer):
+    # 12 players in 2 clubs of 6 at 3 tables: same-club pairs cannot be avoided.
+    t = make_tournament(organizer)
+    add_players(t, 12, clubs=2)
+    game = services.compose_game(services.ensure_game(t, 1, actor=organizer), actor=organizer,
+                                 seed="crowded", effort=0.3)
+    assert game.composition_report["unmet"][0]["priority"] == "club_apart"
+    page = f"/t/{t.slug}/games/1/organize/"
+    italian = logged_in(organizer).get(page, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "stesso club separato" in italian
+    assert "giocatori per 3 tavoli: almeno 6 coppie dello stesso club sono inevitabili." in italian
+    assert "same club apart" not in italian and "unavoidable." not in italian
+    assert '<option value="club_apart">stesso club separato</option>' in italian
+    english = logged_in(organizer).get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "same club apart" in english
+    assert "players for 3 tables: at least 6 same-club pairs are unavoidable." in english
+
+
+@pytest.mark.django_db
+def test_the_format_page_names_each_rounds_seating_priorities_in_italian(organizer):
+    t = make_tournament(organizer)
+    html = logged_in(organizer).get(f"/t/{t.slug}/results/format/",
+                                    HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "stesso club separato" in html and "club_apart" not in html

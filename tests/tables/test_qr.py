@@ -1,4 +1,4 @@
-"""QR codes as images (issue 8, "Load"): the endpoint ``/qr.svg?path=`` (this site's table pages
+"""QR codes as images (page weight): the endpoint ``/qr.svg?path=`` (this site's table pages
 only, cacheable for good), the pages that reference it with lazy images, and the public tables
 page after its per-table work was taken out of the loop (same seats, clubs, colours and clocks,
 a fixed number of queries)."""

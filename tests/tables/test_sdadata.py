@@ -1,4 +1,4 @@
-"""The sdadata closure at a table, step by step as RULES.md says (E-TIME, E-SUPP, E-SDADATA,
+"""The sdadata closure at a table, step by step as docs/rules.md says (E-TIME, E-SUPP, E-SDADATA,
 E-BAR), through the REST API (4 players) and the referee page (5 players)."""
 
 from __future__ import annotations
