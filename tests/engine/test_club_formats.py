@@ -107,7 +107,7 @@ def test_numbers_are_data_a_preset_can_change() -> None:
 
 
 def test_gufo_keeps_four_decimals_exactly() -> None:
-    # 17 × 1.25 ÷ 100 = 0.2125 (RULES.md's own example); 23 × 1.25 = 28.75 → 0.2875 + 7 = 7.2875,
+    # 17 × 1.25 ÷ 100 = 0.2125 (the rules' own example); 23 × 1.25 = 28.75 → 0.2875 + 7 = 7.2875,
     # which a binary float rounds to 7.287 in one place and 7.288 in another
     assert score_table("S-GUFO", [30, 23, 17, 10, 5])[1:3] == [Decimal("7.2875"), Decimal("5.2125")]
     assert score_table("S-GUFO", [40, 11, 10, 5, 1])[1] == Decimal("7.1375")
