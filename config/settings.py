@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 
 MIDDLEWARE = [
@@ -68,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.live.LiveMiddleware",  # ETag/304, shared response cache, gzip of public pages
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -121,6 +123,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Public pages answered from version stamps (config/live.py). The stamps must be shared by every
+# worker process: on with Redis, or in DEBUG (one process); LIVE_CACHE=false turns it off.
+LIVE_CACHE = env.bool("LIVE_CACHE", default=bool(REDIS_URL) or DEBUG)
 
 # --- Celery ---------------------------------------------------------------------------------
 # Without Redis, tasks run in-process (eager): nothing waits, so nothing may rely on a worker

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import live
 from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Tournament
@@ -32,6 +33,7 @@ from .serializers import (
 )
 
 
+@live.public
 class StandingsAPI(APIView):
     permission_classes = [AllowAny]
 
@@ -140,6 +142,7 @@ class FinishGameAPI(TournamentScoped, APIView):
         return Response({"game": game.number, "status": game.status, "finished_at": game.finished_at})
 
 
+@live.public
 class RankingAPI(APIView):
     """K-RANKING: each player's national-ranking contribution and the event's rows (events, games,
     standings) in the ranking's formats."""

@@ -3,6 +3,7 @@ number of players or tables (tests check this with ``django_assert_max_num_queri
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Prefetch
 
 from tables.models import Game, Seat, Table
@@ -118,8 +120,68 @@ def _cache_key(tournament_id: int) -> str:
     return f"scoring:standings:{tournament_id}"
 
 
+def _queued_key(tournament_id: int) -> str:
+    return f"scoring:standings:{tournament_id}:queued"
+
+
+def _generation_key(tournament_id: int) -> str:
+    return f"scoring:standings:{tournament_id}:generation"
+
+
+def _eager() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
 def invalidate(tournament_id: int) -> None:
-    cache.delete(_cache_key(tournament_id))
+    """The standings changed. Without a worker (tasks run in-process) the cached ones are dropped
+    and the next reader computes them. With a worker, once the write commits, a task
+    (``scoring.tasks.recompute_standings``) computes them under a new generation number and
+    stores them; readers keep getting the previous ones until then (a few hundred ms at 5,000
+    players), never a computation of their own."""
+    if _eager():
+        cache.delete(_cache_key(tournament_id))
+        return
+    transaction.on_commit(lambda: schedule(tournament_id))
+
+
+def schedule(tournament_id: int) -> None:
+    """Queue one recomputation (a write while one is queued joins it)."""
+    from .tasks import recompute_standings
+
+    generation = _next_generation(tournament_id)
+    if cache.add(_queued_key(tournament_id), generation, 60):
+        recompute_standings.delay(tournament_id)
+
+
+def _next_generation(tournament_id: int) -> int:
+    key = _generation_key(tournament_id)
+    try:
+        return int(cache.incr(key))
+    except ValueError:
+        cache.add(key, 1, None)
+        return int(cache.incr(key))
+
+
+def recompute(tournament_id: int) -> bool:
+    """The task's work: compute the standings and store them unless a later generation is
+    already stored; then the tournament's public pages get a new validator (config/live.py)."""
+    from config import live
+
+    cache.delete(_queued_key(tournament_id))  # a write from now on queues another run
+    generation = int(cache.get(_generation_key(tournament_id)) or 0)
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return False
+    data = _compute(tournament)
+    data["generation"] = generation
+    stored = cache.get(_cache_key(tournament_id))
+    if stored is not None and stored.get("generation", 0) > generation:
+        return False
+    cache.set(_cache_key(tournament_id), data, None)
+    live.bump(tournament.slug)
+    return True
 
 
 def method_of(tournament: Tournament, conf: ScoringSettings | None = None) -> str:
@@ -160,22 +222,60 @@ def game_results(pairs: Iterable[tuple[TableState, ResultSubmission]]) -> list[s
     return out
 
 
+def counted_game_results(tournament: Tournament, conf: ScoringSettings) -> list[st.GameResult]:
+    """``game_results(counted_results(...))`` from plain rows: two queries and no model objects
+    (5,000 players: 3,750 results and their confirmations as objects took 2 s)."""
+    confirmed = set(Confirmation.objects.filter(submission__tournament=tournament)
+                    .values_list("submission_id", flat=True))
+    counting: dict[int, tuple[int, int, Any]] = {}  # table → (game, table number, scores)
+    rows = (ResultSubmission.objects.filter(tournament=tournament).order_by("table_id", "number")
+            .values_list("id", "table_id", "scores", "table__number", "table__game__number"))
+    for sub_id, table_id, scores, table_no, game_no in rows:  # oldest first: the last one wins
+        if conf.publish_unconfirmed or sub_id in confirmed:
+            counting[table_id] = (game_no, table_no, scores)
+    out = []
+    for game_no, table_no, scores in sorted(counting.values(), key=lambda c: (c[0], c[1])):
+        for r in scores:
+            if r.get("player") is None:
+                continue  # a ghost seat
+            out.append(st.GameResult(
+                player=int(r["player"]), game=game_no, points=float(r["tournament_points"]),
+                extra=int(r["extra_objective"]), armies=int(r["armies"]), place=float(r["place"]),
+                table=table_no, game_score=float(r["game_score"]), eliminated=r.get("eliminated") is not None,
+            ))
+    return out
+
+
 def standings(tournament: Tournament) -> dict[str, Any]:
     """{"rows": [...], "games": [1, 2, 3], "method", "best_n", "publish_unconfirmed"}; cached
     until the next write to a result or a confirmation (services invalidate it)."""
     key = _cache_key(tournament.pk)
     cached = cache.get(key)
     if cached is not None:
+        if not _eager() and time.time() - cached.get("computed_at", 0) > CACHE_TTL:
+            schedule(tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
         return cached  # type: ignore[no-any-return]
+    # Nothing stored at all (first reader, or the cache was emptied): computed here, once.
+    data = _compute(tournament)
+    cache.set(key, data, CACHE_TTL if _eager() else None)
+    return data
+
+
+def _compute(tournament: Tournament) -> dict[str, Any]:
     conf = settings_for(tournament)
-    results = game_results(counted_results(tournament, conf))
+    results = counted_game_results(tournament, conf)
     player_ids = set(
         Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
         .values_list("player_id", flat=True)
     )
     player_ids |= {r.player for r in results}
-    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids).select_related("club")}
-    names = {pk: p.display_name for pk, p in players.items()}
+    names: dict[int, str] = {}
+    clubs: dict[int, str] = {}
+    for pk, first, last, nickname, club in (Player.objects.filter(pk__in=player_ids)
+                                            .values_list("pk", "first_name", "last_name", "nickname", "club__name")):
+        # Player.display_name from plain rows (5,000 model objects took 0.9 s)
+        names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
+        clubs[pk] = club or ""
     method = method_of(tournament, conf)
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
     rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names,
@@ -191,14 +291,14 @@ def standings(tournament: Tournament) -> dict[str, Any]:
         # Names this computation: pages cache their rendering of it under this stamp, so a
         # leaderboard polled by every phone in the hall is rendered once per change.
         "stamp": uuid.uuid4().hex,
+        "computed_at": time.time(),
         "rows": [
             {**row.as_dict(), "name": names.get(row.player, "?"),
              "tiebreak_label": str(st.METRICS[row.tiebreak][1]) if row.tiebreak else "",
-             "club": players[row.player].club.name if row.player in players and players[row.player].club else ""}
+             "club": clubs.get(row.player, "")}
             for row in rows
         ],
     }
-    cache.set(key, data, CACHE_TTL)
     return data
 
 

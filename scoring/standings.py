@@ -243,11 +243,26 @@ def _decider(a: list[Value], b: list[Value], chain: Sequence[str]) -> str | None
 
 def _explain(rows: list[Row], chain: Sequence[str], values: Mapping[int, list[Value]]) -> None:
     """Each row's tie-break: the deepest metric needed to separate it from any row level with it
-    on the first metric of the chain."""
+    on the first metric of the chain. Within a level, sorted by the metrics' values, the row that
+    agrees longest with a given row is a neighbour of its block of identical rows: n log n, where
+    comparing every pair was quadratic in the size of a level (5,000 players: 0.9 s)."""
     level: dict[Value, list[int]] = defaultdict(list)
     for row in rows:
         level[values[row.player][0]].append(row.player)
+    found: dict[int, str | None] = {}
+    for members in level.values():
+        ordered = sorted(members, key=lambda p: values[p])
+        blocks: list[list[int]] = []
+        for p in ordered:
+            if blocks and values[blocks[-1][0]] == values[p]:
+                blocks[-1].append(p)
+            else:
+                blocks.append([p])
+        for i, block in enumerate(blocks):
+            here = values[block[0]]
+            depth = [chain.index(d) for j in (i - 1, i + 1) if 0 <= j < len(blocks)
+                     if (d := _decider(here, values[blocks[j][0]], chain)) is not None]
+            for p in block:
+                found[p] = chain[max(depth)] if depth else None
     for row in rows:
-        found = [chain.index(d) for other in level[values[row.player][0]] if other != row.player
-                 if (d := _decider(values[row.player], values[other], chain)) is not None]
-        row.tiebreak = chain[max(found)] if found else None
+        row.tiebreak = found[row.player]

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import live
 from tournaments.permissions import TournamentObjectPermission
 
 from . import clocks, closure
@@ -126,6 +127,7 @@ class _TableView(APIView):
         }
 
 
+@live.public(bucket=30)  # expiry marked on read when no worker did: at most 30 s late
 class ClockView(_TableView):
     @extend_schema(responses=ClockSerializer, summary="Clock of a table (public, from server time)")
     def get(self, request: Request, **kw: Any) -> Response:
