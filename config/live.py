@@ -32,6 +32,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -237,8 +238,12 @@ def _matches(request: HttpRequest, etag: str) -> bool:
     return "*" in tags or etag in tags or etag[2:] in tags
 
 
+_GZIP = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q=(?!0(?:\.0*)?\s*(?:,|$))[\d.]+\s*)?(?:,|$)", re.I)
+
+
 def _accepts_gzip(request: HttpRequest) -> bool:
-    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    """``gzip`` among the accepted encodings (not with q=0)."""
+    return bool(_GZIP.search(request.headers.get("Accept-Encoding", "")))
 
 
 def _finish(response: HttpResponse, etag: str) -> HttpResponse:
