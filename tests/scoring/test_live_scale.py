@@ -77,3 +77,19 @@ def test_the_leaderboard_pages_and_finds_a_player(client: Any) -> None:
     assert f"?player={me.pk}" in mine  # polling keeps showing them
     player_page = client.get(f"/t/{t.slug}/standings/player/{me.pk}/").content.decode()
     assert f"?player={me.pk}#player-{me.pk}" in player_page
+
+
+def test_the_standings_api_answers_one_page_when_asked(client: Any) -> None:
+    t = f.ScoringTournamentFactory()
+    ps = f.players(t, 230)
+    url = f"/api/scoring/tournaments/{t.slug}/standings/"
+    assert len(client.get(url).json()["rows"]) == 230  # unchanged without paging parameters
+    page = client.get(url, {"limit": 50, "offset": 100}).json()
+    assert page["count"] == 230 and page["offset"] == 100 and len(page["rows"]) == 50
+    me = ps[170]
+    mine = client.get(url, {"player": me.pk, "limit": 50}).json()
+    assert any(r["player"] == me.pk for r in mine["rows"]) and mine["offset"] % 50 == 0
+    found = client.get(url, {"q": me.last_name}).json()
+    assert [r["player"] for r in found["rows"]] == [me.pk] and found["count"] == 1
+    bad = client.get(url, {"limit": "x"})
+    assert bad.status_code == 400 and "limit" in bad.json()
