@@ -176,8 +176,9 @@ def public(view: Any = None, *, personal: bool = False, bucket: int = 0) -> Any:
     """Mark a view (function, or an APIView class) as a public page: answered from its
     validator and the shared response cache for anonymous requests. ``personal``: the view reads
     the session (a player's private link), so any session cookie bypasses the mechanism.
-    ``bucket``: seconds after which the validator changes anyway (a view whose answer also depends
-    on the time, such as a clock reaching its deadline before any worker marked it)."""
+    ``bucket``: without a worker (tasks run in-process), seconds after which the validator changes
+    anyway (a view whose answer also depends on the time, such as a clock whose deadline passed:
+    with a worker, the expiry task's write is a new version at the deadline)."""
     def mark(v: Any) -> Any:
         v.live_public = {"personal": personal, "bucket": bucket}
         return v
@@ -226,8 +227,14 @@ def validator(request: HttpRequest, slug: str | None, language: str, bucket: int
     site, tour = versions(slug)
     raw = "|".join((build_stamp(), request.path, request.META.get("QUERY_STRING", ""), language,
                     "hx" if request.headers.get("HX-Request") else "", str(site), str(tour),
-                    str(int(time.time() // bucket)) if bucket else ""))
+                    str(int(time.time() // bucket)) if bucket and _no_worker() else ""))
     return 'W/"' + hashlib.blake2b(raw.encode(), digest_size=12).hexdigest() + '"'
+
+
+def _no_worker() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager)
 
 
 def _matches(request: HttpRequest, etag: str) -> bool:
@@ -269,10 +276,14 @@ class LiveMiddleware:
     authentication middleware (it needs to know a session is anonymous) and before the ones whose
     headers it stores with the response (messages, frame options, htmx, content policy)."""
 
+    early = False  # see LiveEarlyMiddleware
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (settings.SESSION_COOKIE_NAME in request.COOKIES) == self.early:
+            return self.get_response(request)  # the other one of the pair answers it
         if not enabled() or request.method not in ("GET", "HEAD"):
             response = self.get_response(request)
             if enabled() and request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
@@ -318,6 +329,14 @@ class LiveMiddleware:
         slug = match.kwargs.get("slug") if match is not None else None
         if slug:
             bump(slug)
+
+
+class LiveEarlyMiddleware(LiveMiddleware):
+    """The same for requests without a session cookie (every phone that never logged in), placed
+    right after the static files: an unchanged poll costs no session, locale, CSRF or
+    authentication step. Requests with a session cookie are left to :class:`LiveMiddleware`."""
+
+    early = True
 
 
 # ------------------------------------------------------------------------------ small endpoints

@@ -174,7 +174,7 @@ def recompute(tournament_id: int) -> bool:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return False
-    data = _compute(tournament)
+    data = compute_incremental(tournament)
     data["generation"] = generation
     stored = cache.get(_cache_key(tournament_id))
     if stored is not None and stored.get("generation", 0) > generation:
@@ -300,6 +300,91 @@ def _compute(tournament: Tournament) -> dict[str, Any]:
         ],
     }
     return data
+
+
+# The worker's standings, kept between computations: tournament id → what the last one used.
+_KEPT: dict[int, dict[str, Any]] = {}
+
+
+def compute_incremental(tournament: Tournament) -> dict[str, Any]:
+    """The same standings as :func:`_compute`, reusing the previous computation in this process:
+    a result's scores are read again only for tables whose counting result changed, and only the
+    players of those tables are scored again (``standings.player_entry``); then every entry is
+    ranked (``standings.rank``, n log n). Different settings start afresh."""
+    conf = settings_for(tournament)
+    method = method_of(tournament, conf)
+    chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
+    finals = final_games(tournament, conf) if method != "knockout" else set()
+    full, finals_set = st.full_chain(chain, finals)
+    signature = (method, conf.best_n, full, tuple(sorted(finals_set)), conf.publish_unconfirmed,
+                 tournament.games_count, conf.preset)
+    kept = _KEPT.get(tournament.pk)
+    if kept is None or kept["signature"] != signature:
+        kept = {"signature": signature, "tables": {}, "by_player": defaultdict(dict), "entries": {}, "rows": {}}
+        _KEPT[tournament.pk] = kept
+    # which result counts at each table (ids only), then the scores of the tables that changed
+    confirmed = set(Confirmation.objects.filter(submission__tournament=tournament)
+                    .values_list("submission_id", flat=True))
+    counting: dict[int, int] = {}
+    for sub_id, table_id in (ResultSubmission.objects.filter(tournament=tournament)
+                             .order_by("table_id", "number").values_list("id", "table_id")):
+        if conf.publish_unconfirmed or sub_id in confirmed:
+            counting[table_id] = sub_id
+    tables, by_player = kept["tables"], kept["by_player"]
+    changed = {t for t in set(counting) | set(tables) if counting.get(t) != tables.get(t, (None,))[0]}
+    dirty: set[int] = set()
+    for table_id in changed:
+        for r in tables.pop(table_id, (None, []))[1]:
+            if by_player[r.player].get(r.game) is r:
+                del by_player[r.player][r.game]
+            dirty.add(r.player)
+    fresh = (ResultSubmission.objects.filter(pk__in=[counting[t] for t in changed if t in counting])
+             .values_list("id", "table_id", "scores", "table__number", "table__game__number"))
+    for sub_id, table_id, scores, table_no, game_no in sorted(fresh, key=lambda f: (f[4], f[3])):
+        results = [st.GameResult(
+            player=int(r["player"]), game=game_no, points=float(r["tournament_points"]),
+            extra=int(r["extra_objective"]), armies=int(r["armies"]), place=float(r["place"]),
+            table=table_no, game_score=float(r["game_score"]), eliminated=r.get("eliminated") is not None,
+        ) for r in scores if r.get("player") is not None]
+        tables[table_id] = (sub_id, results)
+        for r in results:
+            by_player[r.player][r.game] = r
+            dirty.add(r.player)
+    player_ids = set(
+        Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
+        .values_list("player_id", flat=True)
+    ) | {p for p, games in by_player.items() if games}
+    names: dict[int, str] = {}
+    clubs: dict[int, str] = {}
+    for pk, first, last, nickname, club in (Player.objects.filter(pk__in=player_ids)
+                                            .values_list("pk", "first_name", "last_name", "nickname", "club__name")):
+        names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
+        clubs[pk] = club or ""
+    entries, shown = kept["entries"], kept["rows"]
+    for p in set(entries) - player_ids:
+        entries.pop(p)
+        shown.pop(p, None)
+    for p in player_ids:
+        if p in dirty or p not in entries:
+            entries[p] = st.player_entry(p, by_player.get(p, {}).values(), method=method, best_n=conf.best_n,
+                                         chain=full, finals=finals_set)
+            shown.pop(p, None)
+    rows = st.rank(entries, method=method, chain=full, names=names)
+    out = []
+    for row in rows:
+        base = shown.get(row.player)
+        if base is None or base["name"] != names.get(row.player, "?") or base["club"] != clubs.get(row.player, ""):
+            base = {**row.as_dict(), "name": names.get(row.player, "?"), "club": clubs.get(row.player, "")}
+            shown[row.player] = base
+        out.append({**base, "rank": row.rank, "shared": row.shared, "tiebreak": row.tiebreak,
+                    "tiebreak_label": str(st.METRICS[row.tiebreak][1]) if row.tiebreak else ""})
+    return {
+        "method": method, "preset": conf.preset, "chain": chain,
+        "chain_explained": {m: str(st.METRICS[m][1]) for m in chain},
+        "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
+        "games": list(range(1, tournament.games_count + 1)),
+        "stamp": uuid.uuid4().hex, "computed_at": time.time(), "rows": out,
+    }
 
 
 def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:

@@ -127,7 +127,7 @@ class _TableView(APIView):
         }
 
 
-@live.public(bucket=30)  # expiry marked on read when no worker did: at most 30 s late
+@live.public(bucket=30)  # without a worker expiry is marked on read: at most 30 s late
 class ClockView(_TableView):
     @extend_schema(responses=ClockSerializer, summary="Clock of a table (public, from server time)")
     def get(self, request: Request, **kw: Any) -> Response:

@@ -93,3 +93,40 @@ def test_the_standings_api_answers_one_page_when_asked(client: Any) -> None:
     assert [r["player"] for r in found["rows"]] == [me.pk] and found["count"] == 1
     bad = client.get(url, {"limit": "x"})
     assert bad.status_code == 400 and "limit" in bad.json()
+
+
+def test_the_workers_incremental_standings_equal_a_full_computation() -> None:
+    """After results, corrections, a rename and a new registration, the standings the worker
+    keeps up to date (selectors.compute_incremental) are exactly the full computation's."""
+    from scoring import selectors
+    from tournaments.models import Registration
+
+    d = _tournament(16)
+    t = d["t"]
+    selectors._KEPT.clear()
+
+    def same() -> None:
+        strip = ("stamp", "computed_at")
+        full = {k: v for k, v in selectors._compute(t).items() if k not in strip}
+        kept = {k: v for k, v in selectors.compute_incremental(t).items() if k not in strip}
+        assert kept == full
+
+    same()
+    ref1, ref2 = f.role(t), f.role(t)
+    for k, table in enumerate(d["tables"][:3]):  # corrections: new versions, confirmed
+        objectives = [s.objective for s in table.seats.order_by("number")]
+        f.enter(table, ref1, "board", f.board_data(objectives, winner=4 - k, armies=[35, 30, 40, 30]),
+                ended_by="objective", confirm_by=ref2)
+        same()
+    more = f.players(t, 4)  # registered, no game yet; then they play game 2
+    same()
+    table = f.make_table(t, 2, more)
+    objectives = [s.objective for s in table.seats.order_by("number")]
+    f.enter(table, ref1, "board", f.board_data(objectives, winner=1, armies=[30, 30, 30, 30]),
+            ended_by="objective", confirm_by=ref2)
+    same()
+    p = d["players"][0]
+    p.nickname = "Zorro"
+    p.save()
+    Registration.objects.filter(player=more[0]).update(status=Registration.Status.WITHDRAWN)
+    same()
