@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
 from tables.models import Game, Seat, Table
 from tournaments.models import Player, Registration, Tournament
@@ -323,12 +323,11 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
         kept = {"signature": signature, "tables": {}, "by_player": defaultdict(dict), "entries": {}, "rows": {}}
         _KEPT[tournament.pk] = kept
     # which result counts at each table (ids only), then the scores of the tables that changed
-    confirmed = set(Confirmation.objects.filter(submission__tournament=tournament)
-                    .values_list("submission_id", flat=True))
     counting: dict[int, int] = {}
-    for sub_id, table_id in (ResultSubmission.objects.filter(tournament=tournament)
-                             .order_by("table_id", "number").values_list("id", "table_id")):
-        if conf.publish_unconfirmed or sub_id in confirmed:
+    for sub_id, table_id, ok in (ResultSubmission.objects.filter(tournament=tournament)
+                                 .annotate(ok=Exists(Confirmation.objects.filter(submission=OuterRef("pk"))))
+                                 .order_by("table_id", "number").values_list("id", "table_id", "ok")):
+        if conf.publish_unconfirmed or ok:
             counting[table_id] = sub_id
     tables, by_player = kept["tables"], kept["by_player"]
     changed = {t for t in set(counting) | set(tables) if counting.get(t) != tables.get(t, (None,))[0]}
@@ -350,14 +349,21 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
         for r in results:
             by_player[r.player][r.game] = r
             dirty.add(r.player)
-    player_ids = set(
-        Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
-        .values_list("player_id", flat=True)
-    ) | {p for p, games in by_player.items() if games}
     names: dict[int, str] = {}
     clubs: dict[int, str] = {}
-    for pk, first, last, nickname, club in (Player.objects.filter(pk__in=player_ids)
-                                            .values_list("pk", "first_name", "last_name", "nickname", "club__name")):
+    registered: set[int] = set()
+    fields = ("pk", "first_name", "last_name", "nickname", "club__name")
+    rows_of = (Registration.objects.filter(tournament=tournament)
+               .values_list("status", *(f"player__{f}" for f in fields)))
+    for status, pk, first, last, nickname, club in rows_of:  # registered or not, one query
+        names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
+        clubs[pk] = club or ""
+        if status == Registration.Status.REGISTERED:
+            registered.add(pk)
+    player_ids = registered | {p for p, games in by_player.items() if games}
+    missing = player_ids - set(names)  # played without a registration (rare)
+    for pk, first, last, nickname, club in (Player.objects.filter(pk__in=missing).values_list(*fields)
+                                            if missing else []):
         names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
         clubs[pk] = club or ""
     entries, shown = kept["entries"], kept["rows"]
