@@ -73,9 +73,24 @@ def tournament_key(slug: str) -> str:
     return f"live:v:t:{slug}"
 
 
+# Versions read in this process in the last LOCAL_SECONDS (key → (value, when read)): every phone
+# polling the same tournament asks for the same two numbers, a cache round trip each time was most
+# of a 304's cost. A write in this process updates them at once; other processes' writes are seen
+# within LOCAL_SECONDS.
+LOCAL_SECONDS = 0.25
+_local: dict[str, tuple[int, float]] = {}
+
+
 def versions(slug: str | None) -> tuple[int, int]:
-    """(site version, tournament version): one cache round trip; missing ones start at random."""
+    """(site version, tournament version): at most one cache round trip; missing ones start at
+    random."""
     keys = [SITE_KEY] + ([tournament_key(slug)] if slug else [])
+    now = time.monotonic()
+    ttl = float(getattr(settings, "LIVE_LOCAL_SECONDS", LOCAL_SECONDS))
+    known = [_local.get(k) for k in keys]
+    if all(k is not None and now - k[1] < ttl for k in known):
+        values = [k[0] for k in known if k is not None]
+        return values[0], values[1] if slug else 0
     found = cache.get_many(keys)
     out = []
     for key in keys:
@@ -84,10 +99,14 @@ def versions(slug: str | None) -> tuple[int, int]:
             cache.add(key, secrets.randbelow(2**62), None)
             value = cache.get(key)
         out.append(int(value or 0))
+        _local[key] = (out[-1], now)
+    if len(_local) > 10000:
+        _local.clear()
     return out[0], out[1] if slug else 0
 
 
 def _incr(key: str) -> None:
+    _local.pop(key, None)
     try:
         cache.incr(key)
     except ValueError:  # missing: a random start, never a number an old validator saw
@@ -194,6 +213,17 @@ def _spec(match: Any) -> dict[str, Any] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _route(path: str) -> tuple[dict[str, Any], str | None] | None:
+    """A public page's mark and tournament slug, or None (the URL resolution, remembered)."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    spec = _spec(match)
+    return None if spec is None else (spec, match.kwargs.get("slug"))
+
+
 @lru_cache(maxsize=1)
 def build_stamp() -> str:
     """Names the code and templates: a deploy (new templates, translations, views) is a new
@@ -289,14 +319,12 @@ class LiveMiddleware:
             if enabled() and request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
                 self._bump_written(request)
             return response
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
+        route = _route(request.path_info)
+        if route is None:
             return self.get_response(request)
-        spec = _spec(match)
-        if spec is None or not _eligible(request, spec):
+        spec, slug = route
+        if not _eligible(request, spec):
             return self.get_response(request)
-        slug = match.kwargs.get("slug")
         language = get_language_from_request(request)
         etag = validator(request, slug, language, spec.get("bucket", 0))
         if _matches(request, etag):
