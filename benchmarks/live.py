@@ -311,7 +311,8 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
     out: dict[str, Any] = {"compute": {}, "pages": [], "machine": f"Python {platform.python_version()}, "
-                           f"{platform.machine()}, nproc {os.cpu_count()}, {platform.node()}"}
+                           f"{platform.machine()}, nproc {os.cpu_count()}, load average at the start "
+                           f"{os.getloadavg()[0]:.1f}"}
     sizes = [int(x) for x in args.sizes.split(",") if x]
     for n in sorted(set(sizes) | {args.players}):
         call_command("flush", interactive=False, verbosity=0)
@@ -449,7 +450,9 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         f"tournament (3 games of {args.players // 4} tables, every result confirmed) plus 30 events of 40 "
         f"players; gunicorn -w 2 (sync), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
         f"worker; wrk -t1 -c8 -d{args.seconds}s on the same loopback and cores. Measured "
-        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {out['machine']}.",
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {out['machine']}, at the end "
+        f"{os.getloadavg()[0]:.1f}. The static twin of a page is a file of the page's uncompressed size, "
+        "served uncompressed: for the big pages (tables, standings API) it costs more than a gzip answer.",
         "",
         "Standings computation: in full (a cold cache), and the worker's incremental step after one "
         "confirmation (never in a request):",
