@@ -174,9 +174,11 @@ def recompute(tournament_id: int) -> bool:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return False
-    data = compute_incremental(tournament)
-    data["generation"] = generation
+    data = dict(compute_incremental(tournament))
     stored = cache.get(_cache_key(tournament_id))
+    if stored is not None and _KEPT[tournament_id].get("unchanged") and stored.get("stamp") == data["stamp"]:
+        return False  # what is stored is still right: no new validator, no page rendered again
+    data["generation"] = generation
     if stored is not None and stored.get("generation", 0) > generation:
         return False
     cache.set(_cache_key(tournament_id), data, None)
@@ -366,6 +368,12 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
                                             if missing else []):
         names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
         clubs[pk] = club or ""
+    same = (not changed and kept.get("player_ids") == player_ids and kept.get("names") == names
+            and kept.get("clubs") == clubs and "data" in kept)
+    kept["unchanged"] = same
+    if same:  # e.g. a result entered but not yet confirmed: nothing a viewer sees has changed
+        return kept["data"]  # type: ignore[no-any-return]
+    kept["player_ids"], kept["names"], kept["clubs"] = player_ids, names, clubs
     entries, shown = kept["entries"], kept["rows"]
     for p in set(entries) - player_ids:
         entries.pop(p)
@@ -384,13 +392,14 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
             shown[row.player] = base
         out.append({**base, "rank": row.rank, "shared": row.shared, "tiebreak": row.tiebreak,
                     "tiebreak_label": str(st.METRICS[row.tiebreak][1]) if row.tiebreak else ""})
-    return {
+    kept["data"] = {
         "method": method, "preset": conf.preset, "chain": chain,
         "chain_explained": {m: str(st.METRICS[m][1]) for m in chain},
         "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
         "games": list(range(1, tournament.games_count + 1)),
         "stamp": uuid.uuid4().hex, "computed_at": time.time(), "rows": out,
     }
+    return kept["data"]  # type: ignore[no-any-return]
 
 
 def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
