@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 
 MIDDLEWARE = [
@@ -66,12 +67,14 @@ MIDDLEWARE = [
     # Before the session is looked up (a cookie with NUL) and anything reads the body:
     "config.edge.RequestSizeLimitMiddleware",  # 413 above REQUEST_BODY_MAX_BYTES (config/edge.py)
     "config.edge.NulCharacterMiddleware",  # no NUL reaches PostgreSQL (config/edge.py)
+    "config.live.LiveEarlyMiddleware",  # ETag/304, response cache, gzip: requests with no session
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tournaments.access.RevokedLinkMiddleware",  # a revoked referee link ends its session
+    "config.live.LiveMiddleware",  # the same for requests with a session (anonymous ones only)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -126,6 +129,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Public pages answered from version stamps (config/live.py). The stamps must be shared by every
+# worker process: on with Redis, or in DEBUG (one process); LIVE_CACHE=false turns it off.
+LIVE_CACHE = env.bool("LIVE_CACHE", default=bool(REDIS_URL) or DEBUG)
 
 # --- Celery ---------------------------------------------------------------------------------
 # Without Redis, tasks run in-process (eager): nothing waits, so nothing may rely on a worker

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from config.converters import IdConverter
 from config.favicon import favicon
 from config.health import healthz
+from config.live import server_time, set_language
 
 # Before the apps' URLconfs are included: they route ids as <id:...> (never the unbounded <int:>).
 register_converter(IdConverter, "id")
@@ -21,6 +22,8 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("language/", set_language, name="language"),
+    path("time", server_time, name="server-time"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

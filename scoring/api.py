@@ -6,13 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import live
+from config.errors import DomainError
 from tables.models import Game, Table
 from tournaments.access import linked_player
 from tournaments.models import Tournament
@@ -32,13 +35,43 @@ from .serializers import (
 )
 
 
+@live.public
 class StandingsAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=StandingsSerializer, summary="Standings (K-BEST2, K-ITALIANA or K-KO)")
+    @extend_schema(responses=StandingsSerializer, summary="Standings (K-BEST2, K-ITALIANA or K-KO)", parameters=[
+        OpenApiParameter("limit", int, description="at most this many rows (a page; 1 to 500)"),
+        OpenApiParameter("offset", int, description="rows skipped before the page"),
+        OpenApiParameter("player", int, description="the page of rows that holds this player"),
+        OpenApiParameter("q", str, description="only players whose name or club contains this"),
+    ])
     def get(self, request: Request, slug: str) -> Response:
+        """Every row by default; ``limit``/``offset``, ``player`` or ``q`` answer one page of them,
+        with ``count`` (rows matching) and ``offset``: a phone need not download 5,000 rows."""
         tournament = get_object_or_404(Tournament, slug=slug)
-        return Response(selectors.standings(tournament))
+        data = selectors.standings(tournament)
+        params = request.query_params
+        if not any(k in params for k in ("limit", "offset", "player", "q")):
+            return Response(data)
+        rows = data["rows"]
+        q = params.get("q", "").strip()[:60].casefold()
+        if q:
+            rows = [r for r in rows if q in r["name"].casefold() or q in r.get("club", "").casefold()]
+        limit = min(max(_number(params.get("limit"), "limit", 100), 1), 500)
+        offset = _number(params.get("offset"), "offset", 0)
+        player = _number(params.get("player"), "player", -1)
+        at = next((i for i, r in enumerate(rows) if r["player"] == player), None)
+        if at is not None:
+            offset = at // limit * limit
+        return Response({**data, "count": len(rows), "offset": offset, "rows": rows[offset:offset + limit]})
+
+
+def _number(value: str | None, name: str, default: int) -> int:
+    if value is None or value == "":
+        return default
+    if not value.isdigit() or len(value) > 9:
+        raise DomainError(_("%(name)s must be a whole number.") % {"name": name}, field=name)
+    return int(value)
 
 
 class TableResultsAPI(APIView):
@@ -155,6 +188,7 @@ class FinishGameAPI(TournamentScoped, APIView):
         return Response({"game": game.number, "status": game.status, "finished_at": game.finished_at})
 
 
+@live.public
 class RankingAPI(APIView):
     """K-RANKING: each player's national-ranking contribution and the event's rows (events, games,
     standings) in the ranking's formats."""

@@ -86,6 +86,8 @@ class StandingsSerializer(serializers.Serializer):
     publish_unconfirmed = serializers.BooleanField()
     games = serializers.ListField(child=serializers.IntegerField())
     rows = StandingsRowSerializer(many=True)
+    count = serializers.IntegerField(required=False, help_text="rows matching (with limit/offset/player/q)")
+    offset = serializers.IntegerField(required=False, help_text="the page's first row (with limit/offset/player/q)")
 
 
 class FormatInputSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -14,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from config import live
 from config.edge import contains_nul, nul_message
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine.exact import decimal
@@ -39,22 +41,52 @@ def _status_label(code: str) -> str:
 
 
 # ------------------------------------------------------------------ public pages
+@live.public
 @require_GET
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     data = selectors.standings(tournament)
-    ctx = {"tournament": tournament, "s": data}
+    ctx = {"tournament": tournament, "s": data, **_standings_window(request, data["rows"])}
     if getattr(request, "htmx", False):
         return render(request, "scoring/_standings_table.html", ctx)
     return render(request, "scoring/standings.html", ctx)
 
 
+STANDINGS_PAGE = 100  # rows per page: a phone never downloads 5,000 rows
+
+
+def _standings_window(request: HttpRequest, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rows one page shows: ``?q=`` finds players by name or club (at most one page of them),
+    ``?player=<id>`` opens the page that holds that player (marked), else ``?page=<n>``."""
+    q = request.GET.get("q", "").strip()[:60]
+    me = _int(request.GET.get("player"))
+    pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+    if q:
+        needle = q.casefold()
+        found = [r for r in rows if needle in r["name"].casefold() or needle in r.get("club", "").casefold()]
+        return {"rows": found[:STANDINGS_PAGE], "q": q, "found": len(found), "page": 0, "pages": pages,
+                "me": me, "poll_query": urlencode({"q": q})}
+    at = next((i for i, r in enumerate(rows) if r["player"] == me), None) if me is not None else None
+    page = at // STANDINGS_PAGE + 1 if at is not None else min(max(_int(request.GET.get("page")) or 1, 1), pages)
+    start = (page - 1) * STANDINGS_PAGE
+    return {"rows": rows[start:start + STANDINGS_PAGE], "q": "", "page": page, "pages": pages,
+            "me": me if at is not None else None,
+            "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None,
+            "poll_query": urlencode({"player": me} if at is not None else {"page": page} if page > 1 else {})}
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) <= 12 else None
+
+
+@live.public
 @require_GET
 def print_ranking(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(request, "scoring/print.html", {"tournament": tournament, "s": selectors.standings(tournament)})
 
 
+@live.public
 @require_GET
 def ranking_page(request: HttpRequest, slug: str) -> HttpResponse:
     """K-RANKING: each player's national-ranking contribution from this event (public: name,
@@ -69,6 +101,7 @@ def ranking_page(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
+@live.public
 @require_GET
 def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -90,6 +123,7 @@ def _table(tournament: Tournament, pk: int) -> Table:
     return get_object_or_404(Table.objects.select_related("game"), pk=pk, game__tournament=tournament)
 
 
+@live.public(personal=True)
 @require_GET
 def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)

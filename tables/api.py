@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import live
 from config.errors import DomainError
 from tables import knockout, selectors, services
 from tables.models import Game, Seat, Table
@@ -182,6 +183,7 @@ class _GameView(TournamentScoped, APIView):
         return Response(GameSerializer(game).data, status=status)
 
 
+@live.public
 class GameDetail(_GameView):
     @extend_schema(responses=GameSerializer, summary="A game: its tables, seats, deals and "
                    "composition report")
@@ -243,6 +245,7 @@ class StartView(_GameView):
         return self.game_response(game)
 
 
+@live.public
 class TableDetail(_GameView):
     @extend_schema(responses=TableSerializer, summary="One table: seats in turn order, deal")
     def get(self, request: Request, slug: str, number: int, table: int) -> Response:

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import live
 from tournaments.permissions import TournamentObjectPermission
 
 from . import clocks, closure
@@ -154,6 +155,8 @@ def _expiry(table: Table) -> dict[str, Any] | None:
     return {"seat": expiry.seat, "assumed": assumed, "message": message}
 
 
+
+@live.public(bucket=30)  # without a worker expiry is marked on read: at most 30 s late
 class ClockView(_TableView):
     @extend_schema(responses=ClockSerializer, summary="Clock of a table (public, from server time)")
     def get(self, request: Request, **kw: Any) -> Response:

@@ -25,6 +25,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
+from config import live
 from config.errors import DomainError, PermissionDeniedError
 from tables import api, selectors, services
 from tables.models import Game
@@ -138,6 +139,7 @@ _SERVER_NOW = "<server-now>"
 TABLES_CACHE_SECONDS = 600
 
 
+@live.public
 @require_GET
 def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament, game = _game(slug, number)
@@ -179,6 +181,7 @@ def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
     return mark_safe(cards.replace(_SERVER_NOW, dateformat.format(timezone.now(), "U.u")))  # noqa: S308
 
 
+@live.public
 @require_GET
 def table_page(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     tournament, game = _game(slug, number)

@@ -32,6 +32,29 @@
     };
   }
 
+  // A page answered with "304 Not Modified" (config/live.py) keeps the server time it was first
+  // made at: ask the server's time once (/time), and count from it when it is known.
+  var synced = null;
+  function sync() {
+    if (synced !== null || !window.fetch || !document.querySelector("[data-clock]")) { return; }
+    synced = false;
+    var t0 = performance.now();
+    fetch("/time", { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (data) {
+        var t1 = performance.now();
+        synced = { server: data.now + (t1 - t0) / 2000, at: t1 };
+        tickAll();
+      })
+      .catch(function () { synced = null; });
+  }
+
+  function serverTime(c) {
+    var now = window.performance && performance.now ? performance.now() : 0;
+    if (synced) { return synced.server + (now - synced.at) / 1000; }
+    return c.serverNow + (now - c.loadedAt) / 1000;
+  }
+
   function tick(el) {
     setup(el);
     var c = el._clock, state = el.getAttribute("data-state");
@@ -43,8 +66,7 @@
       text.textContent = format(left);
       return;
     }
-    var elapsed = ((window.performance && performance.now ? performance.now() : 0) - c.loadedAt) / 1000;
-    left = c.deadline - (c.serverNow + elapsed);
+    left = c.deadline - serverTime(c);
     if (left <= 0) {
       text.textContent = el.getAttribute("data-text-expired") || "0:00";
       el.classList.add("clock--expired");
@@ -64,8 +86,9 @@
   }
 
   window.RisikoClock = { format: format, tickAll: tickAll };
-  document.addEventListener("DOMContentLoaded", tickAll);
+  document.addEventListener("DOMContentLoaded", function () { sync(); tickAll(); });
   document.addEventListener("htmx:load", tickAll);
   setInterval(tickAll, 1000);
+  sync();
   tickAll();
 })();

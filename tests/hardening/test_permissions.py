@@ -35,6 +35,8 @@ EXPECTED: dict[str, Any] = {
     # Django's own views; FormView treats PUT like POST.
     "set_language": {"post": ANY, "put": ANY, "patch": ANY, "delete": ANY},
     "login": {"post": ANY, "put": ANY}, "logout": {"post": ANY},
+    # The GET language switch and the server's time (config/live.py) answer reads only.
+    "language": READ, "server-time": READ,
     "password_change": {"post": SIGNED_IN, "put": SIGNED_IN}, "password_change_done": READ,
     "password_reset": {"post": ANY, "put": ANY}, "password_reset_done": READ,
     "password_reset_confirm": READ,  # a wrong token: the page says so for any method

@@ -62,6 +62,7 @@ def _game(w: World, extra: dict[str, Any] | None = None, number: int = 2) -> dic
 
 ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "healthz": lambda w: {}, "favicon": lambda w: {}, "set_language": lambda w: {}, "login": lambda w: {},
+    "language": lambda w: {}, "server-time": lambda w: {},
     "logout": lambda w: {}, "password_change": lambda w: {}, "password_change_done": lambda w: {},
     "password_reset": lambda w: {}, "password_reset_done": lambda w: {},
     "password_reset_confirm": lambda w: {"uidb64": "MQ", "token": "set-password"},

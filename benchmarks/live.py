@@ -1,0 +1,487 @@
+"""Live at national scale: public pages polled by every phone, measured through the production
+stack (gunicorn + PostgreSQL + Redis + a Celery worker), each page side by side with a static file
+of the same size served by the same gunicorn.
+
+    .venv/bin/python benchmarks/live.py --postgres postgres://postgres@127.0.0.1:5432/risiko_x \\
+        --redis redis://127.0.0.1:6379/N [--players 5000] [--seconds 5] [--write]
+
+The database and the Redis number given are EMPTIED first. It measures:
+
+1. the standings computation (what the worker task does after a confirmation) at 100, 500,
+   2,000 and 5,000 players (``--sizes``);
+2. with ``--players`` (5,000) in one tournament plus 30 events of 40 players, gunicorn ``-w 2``
+   (sync) and a Celery worker started on free loopback ports: for each public page (leaderboard,
+   tables page, table page, player page, standings API, clock API) wrk requests/s of an unchanged
+   poll (``If-None-Match``: a 304), of the full page (gzip accepted, as phones do) and of a static
+   file of the page's size, interleaved (static, 304, full, static); the ratios static ÷ page;
+3. from a referee's confirmation (a corrected result, confirmed through ``scoring.services``) to
+   the new total on the page: the server part (a client asking every 10 ms) and what phones
+   polling every 1.5 s (the leaderboard's htmx interval) at random phases see, p50/p95;
+4. 1,200 polling clients (30 events × 40 players, each its event's leaderboard every 1.5 s with
+   ``If-None-Match``, while results keep being confirmed) for ``--poll-seconds``: p50/p99 and
+   errors (an asyncio client, one connection per request as gunicorn's sync workers close them).
+
+wrk (Debian package ``wrk``) and the load client run on the same cores as the server: the figures
+are a floor. ``--write`` replaces the "Live" section of docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import importlib.util
+import os
+import platform
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+BENCH_STATIC = ROOT / "static" / "_live_bench"  # removed again at the end
+POLL = 1.5  # seconds: the leaderboard's hx-trigger
+
+
+def _module(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ------------------------------------------------------------------------------ data
+def build(slug: str, players: int, seed: int, games: int = 3) -> dict[str, Any]:
+    """A running tournament of ``players`` (tables of 4, ``games`` games), every result entered
+    and confirmed; bulk-created (no signals: the caches start empty anyway)."""
+    from django.contrib.auth import get_user_model
+
+    from scoring import engine_bridge as eb
+    from scoring.models import Confirmation, ResultSubmission
+    from tables.models import Game, Seat, Table
+    from tournaments.models import Club, Player, Registration, Tournament, TournamentRole
+
+    rnd = random.Random(seed)
+    boards = [b for b in _module("standings")._boards(players, rnd) if b[0] <= games]
+    ctx = eb.context_for("RTU", {}, "S-RTU")
+    seat_info = [eb.SeatInfo(n, n, f"P{n}") for n in range(1, 5)]
+    users = get_user_model().objects
+    ref = users.get_or_create(username="bench-ref")[0]
+    ref2 = users.get_or_create(username="bench-ref2")[0]
+    t = Tournament.objects.create(name=f"Torneo {slug}", slug=slug, date=dt.date(2026, 6, 1),
+                                  status=Tournament.Status.RUNNING)
+    TournamentRole.objects.bulk_create([TournamentRole(tournament=t, user=ref, role="referee"),
+                                        TournamentRole(tournament=t, user=ref2, role="referee")])
+    clubs = Club.objects.bulk_create([Club(name=f"Club {slug} {i}", city="Roma") for i in range(25)])
+    people = Player.objects.bulk_create([
+        Player(first_name=f"Nome{i}", last_name=f"Cognome{slug}{i}", nickname=f"N{i}" if i % 3 else "",
+               club=clubs[i % 25], email=f"p{i}@example.org", normalised_name=f"nome{i} cognome{slug}{i}")
+        for i in range(players)])
+    Registration.objects.bulk_create([Registration(tournament=t, player=p) for p in people])
+    game_rows = {n: Game.objects.create(tournament=t, number=n) for n in range(1, games + 1)}
+    count: dict[int, int] = {}
+    tables, seats, subs, seated_of = [], [], [], []
+    for game, seated, data in boards:
+        count[game] = count.get(game, 0) + 1
+        tables.append(Table(game=game_rows[game], number=count[game]))
+        seated_of.append((game, seated, data))
+    tables = Table.objects.bulk_create(tables)
+    for table, (game, seated, data) in zip(tables, seated_of, strict=True):
+        seats += [Seat(table=table, game=game_rows[game], number=i + 1, player=people[pid - 1])
+                  for i, pid in enumerate(seated)]
+        scores = eb.score_short(ctx, seat_info, data, "sdadata")
+        for r in scores:
+            r["player"] = people[seated[r["seat"] - 1] - 1].pk
+        subs.append(ResultSubmission(table=table, tournament=t, number=1, kind="short", ended_by="sdadata",
+                                     data=data, scores=scores, entered_by=ref))
+    Seat.objects.bulk_create(seats)
+    subs = ResultSubmission.objects.bulk_create(subs)
+    Confirmation.objects.bulk_create([Confirmation(submission=s, user=ref2) for s in subs])
+    return {"t": t, "people": people, "tables": tables, "ref": ref, "ref2": ref2}
+
+
+def correction(d: dict[str, Any], rnd: random.Random) -> int:
+    """A referee corrects a game-1 table's result and another confirms it (services, as the
+    pages do); returns the player whose total shows the change."""
+    from scoring import services
+    from scoring.models import ResultSubmission
+
+    table = rnd.choice([t for t in d["tables"] if t.game.number == 1])
+    last = ResultSubmission.objects.filter(table=table).order_by("-number").first()
+    rows = [dict(r) for r in last.data["players"]]
+    rows[0]["objective_points"], rows[1]["objective_points"] = rows[1]["objective_points"], rows[0]["objective_points"]
+    if rows[0]["objective_points"] == rows[1]["objective_points"]:
+        rows[0]["armies"] += 1
+    sub = services.submit_result(actor=d["ref"], table=table, kind="short", data={"players": rows},
+                                 ended_by="sdadata", expected_version=last.number)
+    services.confirm_result(actor=d["ref2"], submission=sub)
+    return int(table.seats.get(number=1).player_id)
+
+
+# ------------------------------------------------------------------------------ servers and load
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def _wait(url: str, timeout: float = 60) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"no answer from {url}")
+
+
+def _ms(text: str) -> float:
+    m = re.match(r"([\d.]+)(us|ms|s)", text)
+    assert m, text
+    value, unit = float(m.group(1)), m.group(2)
+    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+
+def wrk(url: str, seconds: int, headers: dict[str, str] | None = None, connections: int = 8) -> dict[str, float]:
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "--latency"]
+    for k, v in (headers or {}).items():
+        cmd += ["-H", f"{k}: {v}"]
+    out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    return {"rps": rps, "p50": p50, "p99": p99, "non2xx": float(errors.group(1)) if errors else 0}
+
+
+async def _poll_client(host: str, port: int, path: str, until: float, out: list[float], errors: list[str],
+                       rnd: random.Random, period: float) -> None:
+    etag = ""
+    await asyncio.sleep(rnd.uniform(0, period))
+    while time.time() < until:
+        started = time.perf_counter()
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+            head = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nHX-Request: true\r\nAccept-Encoding: gzip\r\n"
+                    + (f"If-None-Match: {etag}\r\n" if etag else "") + "Connection: close\r\n\r\n")
+            writer.write(head.encode())
+            data = await reader.read()
+            writer.close()
+            status = int(data[9:12])
+            if status not in (200, 304):
+                errors.append(str(status))
+            m = re.search(rb"\r\nETag: ([^\r]+)", data, re.I)
+            etag = m.group(1).decode() if m else ""
+        except OSError as e:
+            errors.append(type(e).__name__)
+        elapsed = time.perf_counter() - started
+        out.append(elapsed * 1000)
+        await asyncio.sleep(max(0.0, period - elapsed))
+
+
+def poll_crowd(host: str, port: int, paths: list[str], clients: int, seconds: float,
+               period: float = POLL) -> dict[str, float]:
+    latencies: list[float] = []
+    errors: list[str] = []
+    rnd = random.Random(7)
+
+    async def run() -> None:
+        until = time.time() + seconds
+        await asyncio.gather(*(_poll_client(host, port, paths[i % len(paths)], until, latencies, errors, rnd,
+                                            period) for i in range(clients)))
+
+    asyncio.run(run())
+    latencies.sort()
+    return {"requests": len(latencies), "errors": len(errors), "p50": latencies[len(latencies) // 2],
+            "p99": latencies[int(len(latencies) * 0.99)], "rps": len(latencies) / seconds, "period": period}
+
+
+def crowd_process(port: int, slugs: list[str], clients: int, seconds: int, period: float) -> dict[str, float]:
+    """The polling clients in a process of their own (the writer's work must not stall them)."""
+    import json
+
+    out = subprocess.run([sys.executable, __file__, "--crowd", json.dumps(
+        {"port": port, "paths": [f"/t/{s}/standings/" for s in slugs], "clients": clients, "seconds": seconds,
+         "period": period})], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def _row(html: bytes, player: int) -> bytes:
+    m = re.search(rb'<tr id="player-%d".*?</tr>' % player, html, re.S)
+    return m.group(0) if m else b""
+
+
+def visibility(base: str, d: dict[str, Any], trials: int, phones: int) -> dict[str, float]:
+    """Seconds from a confirmation (committed) to the new row: the server's part (asked every
+    10 ms) and phones polling every POLL seconds at random phases."""
+    rnd = random.Random(11)
+    server: list[float] = []
+    seen: list[float] = []
+    slug = d["t"].slug
+    game1 = [t for t in d["tables"] if t.game.number == 1]
+    for _ in range(trials):
+        table = rnd.choice(game1)
+        pid = int(table.seats.get(number=1).player_id)
+        url = f"{base}/t/{slug}/standings/?player={pid}"
+        before = _row(_get(url, {"HX-Request": "true"})[2], pid)
+        t0 = time.perf_counter()
+        correction(dict(d, tables=[table]), rnd)
+        committed = time.perf_counter()
+        while time.perf_counter() - t0 < 30:
+            if _row(_get(url, {"HX-Request": "true"})[2], pid) != before:
+                server.append(time.perf_counter() - committed)
+                break
+            time.sleep(0.01)
+        else:
+            continue
+        # a phone polling every POLL s from a random phase sees it at its first poll after the
+        # server has it (that poll's own answer time is in the server figure)
+        seen += [server[-1] + (rnd.uniform(0, POLL) - server[-1]) % POLL for _ in range(phones)]
+        time.sleep(0.3)
+    server.sort()
+    seen.sort()
+    return {"server_p50": statistics.median(server), "server_p95": server[int(len(server) * 0.95)],
+            "phone_p50": statistics.median(seen), "phone_p95": seen[int(len(seen) * 0.95)], "trials": len(server)}
+
+
+# ------------------------------------------------------------------------------ main
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--postgres", default="", help="a PostgreSQL URL (its data is replaced)")
+    ap.add_argument("--redis", default="", help="a Redis URL with its db number (emptied)")
+    ap.add_argument("--players", type=int, default=5000)
+    ap.add_argument("--sizes", default="100,500,2000,5000")
+    ap.add_argument("--seconds", type=int, default=5)
+    ap.add_argument("--trials", type=int, default=20)
+    ap.add_argument("--clients", type=int, default=1200)
+    ap.add_argument("--poll-seconds", type=int, default=30)
+    ap.add_argument("--crowd-poll", default="1.5,5", help="the clients' polling periods, seconds")
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--crowd", help=argparse.SUPPRESS)  # internal: run the polling clients only
+    args = ap.parse_args()
+    if args.crowd:
+        import json
+
+        spec = json.loads(args.crowd)
+        print(json.dumps(poll_crowd("127.0.0.1", spec["port"], spec["paths"], spec["clients"], spec["seconds"],
+                                    spec["period"])))
+        return 0
+    if not shutil.which("wrk"):
+        print("needs wrk (apt-get install -y wrk)", file=sys.stderr)
+        return 2
+    if not (args.postgres and args.redis):
+        print("needs --postgres and --redis (both are emptied)", file=sys.stderr)
+        return 2
+    env = dict(os.environ)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": args.postgres, "REDIS_URL": args.redis,
+        "DEBUG": "false", "HTTPS": "false", "SECRET_KEY": "live-benchmark-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING", "CELERY_TASK_ALWAYS_EAGER": "false",
+        "LIVE_CACHE": "true",
+    })
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+
+    from scoring import selectors
+
+    call_command("migrate", verbosity=0)
+    out: dict[str, Any] = {"compute": {}, "pages": [], "machine": f"Python {platform.python_version()}, "
+                           f"{platform.machine()}, nproc {os.cpu_count()}, load average at the start "
+                           f"{os.getloadavg()[0]:.1f}"}
+    sizes = [int(x) for x in args.sizes.split(",") if x]
+    for n in sorted(set(sizes) | {args.players}):
+        call_command("flush", interactive=False, verbosity=0)
+        cache.clear()
+        started = time.perf_counter()
+        d = build("bench", n, 20261122)
+        built = time.perf_counter() - started
+        times, steps = [], []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            selectors._compute(d["t"])
+            times.append(time.perf_counter() - t0)
+        selectors._KEPT.clear()
+        selectors.compute_incremental(d["t"])  # what the worker keeps from its previous run
+        rnd = random.Random(3)
+        for _ in range(3):
+            correction(d, rnd)
+            t0 = time.perf_counter()
+            selectors.compute_incremental(d["t"])
+            steps.append(time.perf_counter() - t0)
+        out["compute"][n] = (min(times), statistics.median(steps))
+        print(f"standings of {n} players: full {min(times) * 1000:.0f} ms, after one confirmation (the worker) "
+              f"{statistics.median(steps) * 1000:.0f} ms (built in {built:.0f} s)", flush=True)
+        if n == args.players:
+            break
+    events = [build(f"evento-{i}", 40, 1000 + i, games=1) for i in range(30)]
+    cache.clear()
+    from django.db import connections
+
+    connections.close_all()
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    people, tables = d["people"], d["tables"]
+    table1 = tables[0]
+    paths = {
+        "leaderboard": "/t/bench/standings/",
+        "tables page": "/t/bench/games/1/tables/",
+        "table page": f"/t/bench/games/1/tables/{table1.number}/",
+        "player page": f"/t/bench/standings/player/{people[7].pk}/",
+        "standings API": "/api/scoring/tournaments/bench/standings/",
+        "clock API": f"/api/tournaments/bench/games/1/tables/{table1.number}/clock/",
+    }
+    BENCH_STATIC.mkdir(exist_ok=True)
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        servers.append(subprocess.Popen(
+            [str(ROOT / ".venv/bin/celery"), "-A", "config", "worker", "-c", "1", "-P", "solo", "-l", "WARNING",
+             "-Q", "celery", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        # static twins first: whitenoise indexes its files when it starts
+        from django.test import Client
+
+        client = Client(HTTP_HOST="127.0.0.1")
+        sizes_of = {name: len(client.get(path).content) for name, path in paths.items()}
+        for size in sizes_of.values():
+            (BENCH_STATIC / f"{size}.html").write_bytes(b"x" * size)
+        connections.close_all()
+        servers.append(subprocess.Popen(
+            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
+             "--log-level", "warning", "--backlog", "2048"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True))
+        _wait(base + paths["leaderboard"])
+        for name, path in paths.items():
+            status, headers, body = _get(base + path, {"Accept-Encoding": "gzip"})
+            etag = headers.get("ETag", "")
+            static_url = f"{base}/static/_live_bench/{sizes_of[name]}.html"
+            _wait(static_url)
+            wrk(base + path, 1, {"Accept-Encoding": "gzip"})  # warm
+            s1 = wrk(static_url, args.seconds)
+            cond = wrk(base + path, args.seconds, {"If-None-Match": etag, "Accept-Encoding": "gzip"})
+            full = wrk(base + path, args.seconds, {"Accept-Encoding": "gzip"})
+            s2 = wrk(static_url, args.seconds)
+            static_rps = (s1["rps"] + s2["rps"]) / 2
+            check = _get(base + path, {"If-None-Match": etag})[0]
+            row = {"name": name, "bytes": sizes_of[name], "gzip_bytes": len(body),
+                   "gzip": headers.get("Content-Encoding", "") == "gzip", "etag": bool(etag), "status304": check,
+                   "static": static_rps, "cond": cond, "full": full,
+                   "r304": static_rps / max(cond["rps"], 0.01), "rfull": static_rps / max(full["rps"], 0.01)}
+            out["pages"].append(row)
+            print(f"{name}: {row['bytes']} B (gzip {row['gzip_bytes']} B) static {static_rps:.0f} req/s | "
+                  f"304 {cond['rps']:.0f} req/s p99 {cond['p99']:.1f} ms ({row['r304']:.1f}x) | full "
+                  f"{full['rps']:.0f} req/s p99 {full['p99']:.1f} ms ({row['rfull']:.1f}x) | answered {check}"
+                  + (f" NON-2xx/3xx {cond['non2xx'] + full['non2xx']:.0f}" if cond["non2xx"] + full["non2xx"] else ""),
+                  flush=True)
+        out["visible"] = visibility(base, d, args.trials, 50)
+        v = out["visible"]
+        print(f"confirmation → visible: server p50 {v['server_p50'] * 1000:.0f} ms p95 {v['server_p95'] * 1000:.0f} "
+              f"ms; phones polling every {POLL} s: p50 {v['phone_p50']:.2f} s p95 {v['phone_p95']:.2f} s", flush=True)
+        # 1,200 phones on 30 events, results confirmed meanwhile in some of them
+        out["crowd"] = []
+        for period in [float(x) for x in args.crowd_poll.split(",")]:
+            stop = threading.Event()
+            writes = [0]
+
+            def writer(stop: threading.Event = stop, writes: list[int] = writes) -> None:
+                rnd = random.Random(5)
+                while not stop.is_set():
+                    correction(rnd.choice(events), rnd)
+                    writes[0] += 1
+                    stop.wait(2.0)
+                connections.close_all()
+
+            w = threading.Thread(target=writer)
+            w.start()
+            crowd = crowd_process(port, [e["t"].slug for e in events], args.clients, args.poll_seconds, period)
+            stop.set()
+            w.join()
+            crowd["writes"] = writes[0]
+            out["crowd"].append(crowd)
+            print(f"{args.clients} clients polling every {period} s: {crowd['rps']:.0f} req/s, p50 "
+                  f"{crowd['p50']:.1f} ms, p99 {crowd['p99']:.1f} ms, errors {crowd['errors']}, {writes[0]} "
+                  f"results confirmed meanwhile", flush=True)
+    finally:
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+        for server in servers:
+            server.wait(timeout=30)
+        shutil.rmtree(BENCH_STATIC, ignore_errors=True)
+    section = report(out, args)
+    print("\n" + section)
+    if args.write:
+        doc = ROOT / "docs" / "benchmarks.md"
+        text = doc.read_text()
+        pattern = re.compile(r"## Live \(national scale.*?(?=\n## |\Z)", re.S)
+        text = pattern.sub(section.rstrip() + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + section
+        doc.write_text(text)
+    return 0
+
+
+def report(out: dict[str, Any], args: argparse.Namespace) -> str:
+    lines = [
+        "## Live (national scale: polling phones, 304s, the worker's standings)",
+        "",
+        f"`.venv/bin/python benchmarks/live.py --postgres … --redis …` — {args.players} players in one "
+        f"tournament (3 games of {args.players // 4} tables, every result confirmed) plus 30 events of 40 "
+        f"players; gunicorn -w 2 (sync), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
+        f"worker; wrk -t1 -c8 -d{args.seconds}s on the same loopback and cores. Measured "
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {out['machine']}, at the end "
+        f"{os.getloadavg()[0]:.1f}. The static twin of a page is a file of the page's uncompressed size, "
+        "served uncompressed: for the big pages (tables, standings API) it costs more than a gzip answer.",
+        "",
+        "Standings computation: in full (a cold cache), and the worker's incremental step after one "
+        "confirmation (never in a request):",
+        "",
+        "| players | " + " | ".join(str(n) for n in out["compute"]) + " |",
+        "|---|" + "---|" * len(out["compute"]),
+        "| full, ms | " + " | ".join(f"{v[0] * 1000:.0f}" for v in out["compute"].values()) + " |",
+        "| after one confirmation, ms | " + " | ".join(f"{v[1] * 1000:.0f}" for v in out["compute"].values()) + " |",
+        "",
+        "| page | bytes (gzip) | static req/s | 304 req/s | p99 ms | static ÷ 304 | full req/s (gzip) | p99 ms "
+        "| static ÷ full |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in out["pages"]:
+        lines.append(f"| {r['name']} | {r['bytes']} ({r['gzip_bytes'] if r['gzip'] else '–'}) | {r['static']:.0f} | "
+                     f"{r['cond']['rps']:.0f} | {r['cond']['p99']:.1f} | {r['r304']:.1f}× | {r['full']['rps']:.0f} "
+                     f"| {r['full']['p99']:.1f} | {r['rfull']:.1f}× |")
+    v = out.get("visible")
+    if v:
+        lines += ["", f"From a referee's confirmation to the new total on the leaderboard ({v['trials']} corrections "
+                      f"at {args.players} players): server part p50 {v['server_p50'] * 1000:.0f} ms, p95 "
+                      f"{v['server_p95'] * 1000:.0f} ms; on phones polling every {POLL} s at random phases p50 "
+                      f"{v['phone_p50']:.2f} s, p95 {v['phone_p95']:.2f} s."]
+    for c in out.get("crowd", []):
+        lines += ["", f"{args.clients} clients polling their event's leaderboard every {c['period']} s (30 events × 40, "
+                      f"htmx + If-None-Match, {c['writes']} results confirmed meanwhile), {args.poll_seconds} s: "
+                      f"{c['rps']:.0f} req/s, p50 {c['p50']:.1f} ms, p99 {c['p99']:.1f} ms, {c['errors']} errors."]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,403 @@
+"""Live public pages: one mechanism for conditional GETs (ETag/304), a shared response cache and
+gzip, over cheap version stamps.
+
+Every phone in the hall polls the leaderboard, the tables and the clocks; they change a few times
+a minute. So each public page (a view marked with :func:`public`) is named by a *validator*: a
+digest of the path and query, the language, htmx or not, the code's build stamp and two version
+numbers kept in the shared cache:
+
+- the tournament's version (``live:v:t:<slug>``), bumped after every committed write a viewer
+  could see (model signals of the three apps, plus a bump after any write request under
+  ``t/<slug>/`` or ``tournaments/<slug>/``, plus the standings task when it stores new
+  standings);
+- the site version (``live:v:site``), bumped when a player or a club changes (they show on every
+  tournament's pages) or a tournament is renamed.
+
+A request whose ``If-None-Match`` names the current validator is a 304 without running the view;
+otherwise the response stored under the validator is replayed (gzip-compressed when the client
+accepts it), or the view runs and its response is stored. Nothing is ever invalidated: a change is
+a new validator. A version that is missing from the cache (evicted, restarted) starts again from a
+random number, so no old validator can match again.
+
+Only anonymous requests qualify: no session cookie, no ``Authorization`` header, no pending
+messages. A response that used the CSRF token, sets a cookie or is not a 200 is neither stored,
+compressed nor given a validator — public pages carry no per-request token (templates/base.html
+leaves it out and the language switch is a GET: :func:`set_language`), so they are all three.
+With several worker processes the versions must live in a shared cache (``REDIS_URL``); with a
+per-process cache the mechanism is on only in DEBUG (one process: runserver).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    HttpResponseRedirect,
+    JsonResponse,
+)
+from django.urls import Resolver404, resolve
+from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import check_for_language, get_language_from_request
+from django.views.decorators.http import require_safe
+
+SITE_KEY = "live:v:site"
+RESPONSE_TTL = 600  # seconds a stored response is kept (a newer version never reads it anyway)
+MAX_QUERY = 200  # longer query strings are answered, not stored
+MIN_GZIP = 512
+VARY = ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request")
+_SKIP_HEADERS = {"set-cookie", "date", "content-length", "content-encoding", "etag", "vary"}
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "LIVE_CACHE", True))
+
+
+# ------------------------------------------------------------------------------ versions
+def tournament_key(slug: str) -> str:
+    return f"live:v:t:{slug}"
+
+
+# Versions read in this process in the last LOCAL_SECONDS (key → (value, when read)): every phone
+# polling the same tournament asks for the same two numbers, a cache round trip each time was most
+# of a 304's cost. A write in this process updates them at once; other processes' writes are seen
+# within LOCAL_SECONDS.
+LOCAL_SECONDS = 0.25
+_local: dict[str, tuple[int, float]] = {}
+
+
+def versions(slug: str | None) -> tuple[int, int]:
+    """(site version, tournament version): at most one cache round trip; missing ones start at
+    random."""
+    keys = [SITE_KEY] + ([tournament_key(slug)] if slug else [])
+    now = time.monotonic()
+    ttl = float(getattr(settings, "LIVE_LOCAL_SECONDS", LOCAL_SECONDS))
+    known = [_local.get(k) for k in keys]
+    if all(k is not None and now - k[1] < ttl for k in known):
+        values = [k[0] for k in known if k is not None]
+        return values[0], values[1] if slug else 0
+    found = cache.get_many(keys)
+    out = []
+    for key in keys:
+        value = found.get(key)
+        if value is None:
+            cache.add(key, secrets.randbelow(2**62), None)
+            value = cache.get(key)
+        out.append(int(value or 0))
+        _local[key] = (out[-1], now)
+    if len(_local) > 10000:
+        _local.clear()
+    return out[0], out[1] if slug else 0
+
+
+def _incr(key: str) -> None:
+    _local.pop(key, None)
+    try:
+        cache.incr(key)
+    except ValueError:  # missing: a random start, never a number an old validator saw
+        cache.add(key, secrets.randbelow(2**62), None)
+
+
+def bump(slug: str | None = None) -> None:
+    """A viewer-visible change committed: the tournament's pages (or, without ``slug``, every
+    page) get a new validator."""
+    _incr(tournament_key(slug) if slug else SITE_KEY)
+
+
+def bump_on_commit(slug: str | None = None) -> None:
+    """Bump now and again once the current transaction commits: a reader between the write and
+    the commit may have stored the old state under the first new version, never read again."""
+    bump(slug)
+    transaction.on_commit(lambda: bump(slug))
+
+
+# ------------------------------------------------------------------------------ model signals
+_SLUG_KEY = "live:slug:{}"
+
+
+def _slug_of(tournament_id: int | None) -> str | None:
+    if tournament_id is None:
+        return None
+    key = _SLUG_KEY.format(tournament_id)
+    slug = cache.get(key)
+    if slug is None:
+        from tournaments.models import Tournament
+
+        slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+        if slug is not None:
+            cache.set(key, slug, 3600)
+    return slug
+
+
+def _tournament_id(instance: Any) -> int | None:
+    """The tournament a saved or deleted row belongs to (one small query at most)."""
+    from scoring.models import ResultSubmission
+    from tables.models import Game, Table
+    from tournaments.models import Registration
+
+    if hasattr(instance, "tournament_id"):
+        return instance.tournament_id  # type: ignore[no-any-return]
+    for attr, model, path in (("game_id", Game, "tournament_id"), ("table_id", Table, "game__tournament_id"),
+                              ("submission_id", ResultSubmission, "tournament_id"),
+                              ("registration_id", Registration, "tournament_id")):
+        pk = getattr(instance, attr, None)
+        if pk is not None:
+            return model.objects.filter(pk=pk).values_list(path, flat=True).first()  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
+# Rows no public page shows: their writes need no new validator.
+_QUIET = {"AccessLink"}  # audit entries do count: they catch writes done with QuerySet.update
+
+
+def _changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    if not enabled() or sender.__name__ in _QUIET or kwargs.get("raw"):
+        return
+    from tournaments.models import Club, Player, Tournament
+
+    if isinstance(instance, (Player, Club, Tournament)):
+        if isinstance(instance, Tournament):
+            cache.delete(_SLUG_KEY.format(instance.pk))
+            bump_on_commit(instance.slug)
+        bump_on_commit(None)  # names, clubs and tournament titles show on every page
+        return
+    slug = _slug_of(_tournament_id(instance))
+    bump_on_commit(slug)
+
+
+def connect_signals() -> None:
+    from django.apps import apps
+    from django.db.models.signals import post_delete, post_save
+
+    for label in ("tournaments", "tables", "scoring"):
+        for model in apps.get_app_config(label).get_models():
+            post_save.connect(_changed, sender=model, weak=False, dispatch_uid=f"live-save-{model.__name__}")
+            post_delete.connect(_changed, sender=model, weak=False, dispatch_uid=f"live-del-{model.__name__}")
+
+
+# ------------------------------------------------------------------------------ marking views
+def public(view: Any = None, *, personal: bool = False, bucket: int = 0) -> Any:
+    """Mark a view (function, or an APIView class) as a public page: answered from its
+    validator and the shared response cache for anonymous requests. ``personal``: the view reads
+    the session (a player's private link), so any session cookie bypasses the mechanism.
+    ``bucket``: without a worker (tasks run in-process), seconds after which the validator changes
+    anyway (a view whose answer also depends on the time, such as a clock whose deadline passed:
+    with a worker, the expiry task's write is a new version at the deadline)."""
+    def mark(v: Any) -> Any:
+        v.live_public = {"personal": personal, "bucket": bucket}
+        return v
+    return mark(view) if view is not None else mark
+
+
+def _spec(match: Any) -> dict[str, Any] | None:
+    func = match.func
+    for target in (func, getattr(func, "cls", None), getattr(func, "view_class", None)):
+        spec = getattr(target, "live_public", None)
+        if spec is not None:
+            return spec  # type: ignore[no-any-return]
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _route(path: str) -> tuple[dict[str, Any], str | None] | None:
+    """A public page's mark and tournament slug, or None (the URL resolution, remembered)."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    spec = _spec(match)
+    return None if spec is None else (spec, match.kwargs.get("slug"))
+
+
+@lru_cache(maxsize=1)
+def build_stamp() -> str:
+    """Names the code and templates: a deploy (new templates, translations, views) is a new
+    validator. The same in every worker process (file contents' sizes and times)."""
+    root = Path(settings.BASE_DIR)
+    h = hashlib.sha256(os.environ.get("LIVE_BUILD", "").encode())
+    for folder in ("templates", "locale", "config", "scoring", "tables", "tournaments", "static"):
+        for dirpath, _dirs, files in sorted(os.walk(root / folder)):
+            for name in sorted(files):
+                if name.endswith((".html", ".mo", ".py", ".js", ".css")):
+                    st = os.stat(os.path.join(dirpath, name))
+                    h.update(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:16]
+
+
+def _eligible(request: HttpRequest, spec: dict[str, Any]) -> bool:
+    if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.META:
+        return False
+    if "messages" in request.COOKIES:
+        return False
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+        if spec["personal"]:
+            return False
+        user = getattr(request, "user", None)
+        if user is None or user.is_authenticated or request.session.get("_messages"):
+            return False
+    return len(request.META.get("QUERY_STRING", "")) <= MAX_QUERY
+
+
+def validator(request: HttpRequest, slug: str | None, language: str, bucket: int = 0) -> str:
+    site, tour = versions(slug)
+    raw = "|".join((build_stamp(), request.path, request.META.get("QUERY_STRING", ""), language,
+                    "hx" if request.headers.get("HX-Request") else "", str(site), str(tour),
+                    str(int(time.time() // bucket)) if bucket and _no_worker() else ""))
+    return 'W/"' + hashlib.blake2b(raw.encode(), digest_size=12).hexdigest() + '"'
+
+
+def _no_worker() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    header = request.headers.get("If-None-Match", "")
+    if not header:
+        return False
+    tags = {t.strip() for t in header.split(",")}
+    return "*" in tags or etag in tags or etag[2:] in tags
+
+
+_GZIP = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q=(?!0(?:\.0*)?\s*(?:,|$))[\d.]+\s*)?(?:,|$)", re.I)
+
+
+def _accepts_gzip(request: HttpRequest) -> bool:
+    """``gzip`` among the accepted encodings (not with q=0)."""
+    return bool(_GZIP.search(request.headers.get("Accept-Encoding", "")))
+
+
+def _finish(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"  # keep it, but ask every time (a 304 is cheap)
+    patch_vary_headers(response, VARY)
+    return response
+
+
+def _replay(request: HttpRequest, stored: dict[str, Any], etag: str) -> HttpResponse:
+    gz = _accepts_gzip(request) and stored.get("gz") is not None
+    response = HttpResponse(b"" if request.method == "HEAD" else (stored["gz"] if gz else stored["body"]))
+    for name, value in stored["headers"]:
+        response[name] = value
+    if gz:
+        response["Content-Encoding"] = "gzip"
+    response["Content-Length"] = str(len(stored["gz"] if gz else stored["body"]))
+    return _finish(response, etag)
+
+
+class LiveMiddleware:
+    """Answers public pages from their validator (see the module's text). Sits after the
+    authentication middleware (it needs to know a session is anonymous) and before the ones whose
+    headers it stores with the response (messages, frame options, htmx, content policy)."""
+
+    early = False  # see LiveEarlyMiddleware
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (settings.SESSION_COOKIE_NAME in request.COOKIES) == self.early:
+            return self.get_response(request)  # the other one of the pair answers it
+        if not enabled() or request.method not in ("GET", "HEAD"):
+            response = self.get_response(request)
+            if enabled() and request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
+                self._bump_written(request)
+            return response
+        route = _route(request.path_info)
+        if route is None:
+            return self.get_response(request)
+        spec, slug = route
+        if not _eligible(request, spec):
+            return self.get_response(request)
+        language = get_language_from_request(request)
+        etag = validator(request, slug, language, spec.get("bucket", 0))
+        if _matches(request, etag):
+            return _finish(HttpResponseNotModified(), etag)
+        key = "live:r:" + etag[3:-1]
+        stored = cache.get(key)
+        if stored is not None:
+            return _replay(request, stored, etag)
+        request.live_public = True  # type: ignore[attr-defined]  # base.html: no CSRF header
+        response = self.get_response(request)
+        if (response.status_code != 200 or response.cookies or getattr(response, "streaming", False)
+                or request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or request.META.get("CSRF_COOKIE_USED")
+                or response.has_header("ETag")):
+            return response  # personal in some way: as it is, never stored nor compressed
+        body = response.content
+        stored = {
+            "body": body,
+            "gz": gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP else None,
+            "headers": [(k, v) for k, v in response.items() if k.lower() not in _SKIP_HEADERS],
+            "at": time.time(),
+        }
+        cache.set(key, stored, RESPONSE_TTL)
+        return _replay(request, stored, etag)
+
+    @staticmethod
+    def _bump_written(request: HttpRequest) -> None:
+        """A write request that succeeded: its tournament's pages get a new validator (catches
+        writes that bypass model signals, such as ``QuerySet.update``)."""
+        match = getattr(request, "resolver_match", None)
+        slug = match.kwargs.get("slug") if match is not None else None
+        if slug:
+            bump(slug)
+
+
+class LiveEarlyMiddleware(LiveMiddleware):
+    """The same for requests without a session cookie (every phone that never logged in), placed
+    right after the static files: an unchanged poll costs no session, locale, CSRF or
+    authentication step. Requests with a session cookie are left to :class:`LiveMiddleware`."""
+
+    early = True
+
+
+# ------------------------------------------------------------------------------ small endpoints
+@require_safe
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The language switch as a GET (``?language=en&next=/t/x/``): public pages need no CSRF
+    token in their header form, and it works without JavaScript. Changing the language changes
+    nothing but that visitor's display, so it needs no protection against cross-site requests."""
+    nxt = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        nxt = "/"
+    response = HttpResponseRedirect(nxt)
+    language = request.GET.get("language", "")
+    if check_for_language(language) and language in dict(settings.LANGUAGES):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response
+
+
+@require_safe
+def server_time(request: HttpRequest) -> HttpResponse:
+    """The server's clock (epoch seconds): a page answered with a 304 keeps the time it was first
+    made at, so the clocks' countdown (static/js/clock.js) asks here once per page."""
+    response = JsonResponse({"now": time.time()})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def bump_many(slugs: Iterable[str]) -> None:
+    for slug in slugs:
+        bump(slug)
