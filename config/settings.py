@@ -204,11 +204,11 @@ REST_FRAMEWORK = {
     # scores are exact decimals: written as the JSON numbers they spell (config/api.py)
     # a key repeated in one JSON object is refused, not silently overwritten (config/api.py)
     "DEFAULT_PARSER_CLASSES": [
-        "config.api.StrictJSONParser", "rest_framework.parsers.FormParser",
+        "config.restjson.StrictJSONParser", "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_RENDERER_CLASSES": [
-        "config.api.ExactJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer",
+        "config.restjson.ExactJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer",
     ],
 }
 SPECTACULAR_SETTINGS = {

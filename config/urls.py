@@ -35,4 +35,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
 ]
 
+handler400 = "config.api.bad_request"  # JSON under /api/
 handler404 = "config.api.not_found"  # JSON under /api/

@@ -319,7 +319,7 @@ def _compute(tournament: Tournament) -> dict[str, Any]:
 def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
     """``standings`` of many tournaments at once (the national ranking reads a whole year): the
     cached ones from the cache, the others computed the same way from a fixed number of queries,
-    and cached."""
+    and cached; labelled like ``standings``."""
     found: dict[int, dict[str, Any]] = {}
     cached = cache.get_many([_cache_key(t.pk) for t in tournaments])
     todo = []
@@ -330,7 +330,7 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
         else:
             todo.append(t)
     if not todo:
-        return found
+        return {pk: _with_labels(d) for pk, d in found.items()}
     ids = [t.pk for t in todo]
     confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
     confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
@@ -357,7 +357,7 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
         player_ids = registered[t.pk] | {r.player for r in rs}
         found[t.pk] = _standings_data(t, conf, rs, player_ids, names, clubs)
     cache.set_many({_cache_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
-    return found
+    return {pk: _with_labels(d) for pk, d in found.items()}
 
 
 def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list[st.GameResult],

@@ -121,7 +121,7 @@ def test_demo_pages_in_italian_show_no_english_message(demo: Client) -> None:
             found[url] = hits
     # an entry the engine refuses: the refusal is said in Italian, its rule id once
     refused = demo.post(f"/t/demo/results/table/{second.pk}/enter/", {
-        "kind": "board", "version": "0", "ended_by": "sdadata", "owner_0": "1", "armies_t0": "0",
+        "kind": "board", "version": "0", "ended_by": "objective", "owner_0": "1", "armies_t0": "0",
         **{f"objective_{n}": "RTU-01" for n in range(1, 6)},
     })
     assert refused.status_code == 400

@@ -236,7 +236,9 @@ def test_the_edit_page_keeps_what_was_typed_and_names_the_rule(
     })
     assert response.status_code in (200, 400)
     page = response.content.decode()
-    assert "S-NOPE" in page and "FORMAT" in page
+    # the scoring system is a list of the engine's systems: the unknown value is named and refused
+    assert response.status_code == 400 and "S-NOPE" in page and 'id="id_scoring_system_error"' in page
+    assert Tournament.objects.get(pk=demo_tournament.pk).scoring_system != "S-NOPE"
 
 
 def test_the_admin_form_refuses_unknown_rules(demo_tournament: Tournament) -> None:

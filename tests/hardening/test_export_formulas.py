@@ -42,7 +42,7 @@ def _export_routes() -> set[str]:
 
 
 COVERED = {"tournaments:export", "scoring:export", "api-registrations-export", "api-player-data",
-           "tournaments:player_data"}
+           "tournaments:player_data", "scoring:national-export"}
 
 
 def test_every_export_route_is_walked_here() -> None:
@@ -132,3 +132,23 @@ def test_xlsx_text_is_never_a_formula_even_without_a_trigger_prefix() -> None:
 def test_safe_cell_prefixes_every_trigger(value: str) -> None:
     assert safe_cell(value) == "'" + value
     assert safe_cell(7) == 7 and safe_cell("Rossi") == "Rossi"
+
+
+def test_the_national_ranking_exports_carry_no_live_formula(hostile_demo: Tournament) -> None:
+    """The public national ranking (every finished event of the year) exported as CSV and XLSX."""
+    from scoring import national
+
+    Tournament.objects.filter(pk=hostile_demo.pk).update(status=Tournament.Status.FINISHED, event_type="OPN")
+    hostile_demo.refresh_from_db()
+    year = national.event_year(hostile_demo)
+    ranking = national.compute(year)
+    assert ranking.events == 1
+    seen_hostile = 0
+    for fmt in ("csv", "xlsx"):
+        response = Client().get(f"/ranking/{year}/export.{fmt}")
+        assert response.status_code == 200, fmt
+        cells = _cells(response, fmt)
+        _assert_inert(cells, f"national ranking .{fmt}")
+        seen_hostile += sum(1 for c in cells if isinstance(c, str) and c.startswith("'")
+                            and c[1:].startswith(FORMULA_TRIGGERS))
+    assert seen_hostile > 5  # the hostile names and clubs really were exported (neutralised)

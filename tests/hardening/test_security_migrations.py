@@ -12,9 +12,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("tables", "0002_clocks_turns_objectives"), ("tournaments", "0003_tournament_event_type")]
+BEFORE = [("tables", "0002_clocks_turns_objectives"), ("tournaments", "0004_tournament_club")]
 AFTER = [("tables", "0003_game_secret_seed_commitment"),
-         ("tournaments", "0004_registration_personal_data")]
+         ("tournaments", "0005_registration_personal_data")]
 
 
 def _migrate(targets: list[tuple[str, str]]) -> Any:
