@@ -87,6 +87,12 @@ class TableState:
     def counting(self, publish_unconfirmed: bool) -> ResultSubmission | None:
         return self.latest if publish_unconfirmed else self.confirmed
 
+    @property
+    def pending_correction(self) -> bool:
+        """A confirmed result has a newer version nobody has confirmed yet: the confirmed one
+        still counts until the correction is confirmed."""
+        return self.status != CONFIRMED and self.confirmed is not None
+
 
 def _submissions() -> Any:
     return ResultSubmission.objects.select_related("entered_by").prefetch_related(
@@ -138,9 +144,13 @@ def final_games(tournament: Tournament, conf: ScoringSettings) -> set[int]:
     return {tournament.games_count} if preset is not None and preset.knockout else set()
 
 
-def counted_results(tournament: Tournament, conf: ScoringSettings) -> list[tuple[TableState, ResultSubmission]]:
+def counted_results(tournament: Tournament, conf: ScoringSettings,
+                    states: Sequence[TableState] | None = None) -> list[tuple[TableState, ResultSubmission]]:
+    """The result that counts of every table, rehearsal games left out (they never count)."""
     out = []
-    for state in table_states(tournament):
+    for state in table_states(tournament) if states is None else states:
+        if state.table.game.rehearsal:
+            continue
         sub = state.counting(conf.publish_unconfirmed)
         if sub is not None:
             out.append((state, sub))
@@ -203,8 +213,30 @@ def _with_labels(data: dict[str, Any]) -> dict[str, Any]:
     return {
         **data,
         "chain_explained": {m: labels.metric(m) for m in data["chain"]},
-        "rows": [{**r, "tiebreak_label": labels.metric(r["tiebreak"])} for r in data["rows"]],
+        "rows": [{**r, "tiebreak_label": labels.metric(r["tiebreak"]),
+                  "pending_correction_note": correction_note(r.get("pending_corrections") or [])}
+                 for r in data["rows"]],
     }
+
+
+def correction_note(games: Sequence[int]) -> str:
+    """Why a standings row is marked: a confirmed result of the player's has a correction
+    waiting for confirmation (the confirmed one still counts)."""
+    if not games:
+        return ""
+    return _("A correction of the result of game %(games)s is waiting for confirmation: the "
+             "confirmed result counts until then.") % {"games": ", ".join(str(g) for g in games)}
+
+
+def _corrections(tables: Iterable[tuple[int, list[dict[str, Any]]]]) -> dict[int, list[int]]:
+    """{player: [game numbers]} from (game number, confirmed scores) of the tables whose
+    confirmed result has a pending correction."""
+    out: dict[int, set[int]] = defaultdict(set)
+    for game, scores in tables:
+        for r in scores:
+            if r.get("player") is not None:
+                out[int(r["player"])].add(game)
+    return {p: sorted(gs) for p, gs in out.items()}
 
 
 def _standings(tournament: Tournament) -> dict[str, Any]:
@@ -213,14 +245,21 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     conf = settings_for(tournament)
-    results = game_results(counted_results(tournament, conf))
+    states = table_states(tournament)
+    results = game_results(counted_results(tournament, conf, states))
+    corrections = _corrections(
+        (s.table.game.number, s.confirmed.scores) for s in states
+        if s.pending_correction and s.confirmed is not None and not s.table.game.rehearsal
+    )
+    rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
+                      .values_list("number", flat=True))
     player_ids = set(
         Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
         .values_list("player_id", flat=True)
     )
     player_ids |= {r.player for r in results}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids).select_related("club")}
-    data = _standings_data(tournament, conf, results, player_ids, players)
+    data = _standings_data(tournament, conf, results, player_ids, players, corrections, rehearsals)
     cache.set(key, data, CACHE_TTL)
     return data
 
@@ -243,14 +282,29 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
     ids = [t.pk for t in todo]
     confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
     confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
-    subs = (ResultSubmission.objects.filter(tournament__in=ids).order_by("table_id", "number")
+    subs = (ResultSubmission.objects.filter(tournament__in=ids, table__game__rehearsal=False)
+            .order_by("table_id", "number")
             .values_list("id", "tournament_id", "table_id", "table__game__number", "table__number", "scores"))
     # table → (game, table number, scores) of its counting version
     by_tournament: dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]] = defaultdict(dict)
+    # table → (tournament, game, confirmed scores, whether a newer version is unconfirmed)
+    last_confirmed: dict[int, tuple[int, int, list[dict[str, Any]], bool]] = {}
     for sub_id, tid, table, game, number, scores in subs:
         conf = confs.get(tid)
         if sub_id in confirmed or (conf is not None and conf.publish_unconfirmed):
             by_tournament[tid][table] = (game, number, scores)  # the latest that counts wins
+        if sub_id in confirmed:
+            last_confirmed[table] = (tid, game, scores, False)
+        elif table in last_confirmed:
+            last_confirmed[table] = (*last_confirmed[table][:3], True)
+    pending: dict[int, list[tuple[int, list[dict[str, Any]]]]] = defaultdict(list)
+    for tid, game, scores, corrected in last_confirmed.values():
+        if corrected:
+            pending[tid].append((game, scores))
+    rehearsals: dict[int, list[int]] = defaultdict(list)
+    for tid, number in (Game.objects.filter(tournament__in=ids, rehearsal=True).order_by("number")
+                        .values_list("tournament_id", "number")):
+        rehearsals[tid].append(number)
     registered: dict[int, set[int]] = defaultdict(set)
     for tid, pid in Registration.objects.filter(tournament__in=ids, status=Registration.Status.REGISTERED).values_list(
             "tournament_id", "player_id"):
@@ -262,13 +316,17 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
         conf = confs.get(t.pk) or ScoringSettings(tournament=t)
         rs = results.get(t.pk, [])
         player_ids = registered[t.pk] | {r.player for r in rs}
-        found[t.pk] = _standings_data(t, conf, rs, player_ids, players)
+        found[t.pk] = _standings_data(t, conf, rs, player_ids, players, _corrections(pending[t.pk]),
+                                      rehearsals[t.pk])
     cache.set_many({_cache_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
     return found
 
 
 def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list[st.GameResult],
-                    player_ids: set[int], players: dict[int, Player]) -> dict[str, Any]:
+                    player_ids: set[int], players: dict[int, Player],
+                    corrections: dict[int, list[int]] | None = None,
+                    rehearsals: Sequence[int] = ()) -> dict[str, Any]:
+    corrections = corrections or {}
     names = {pk: players[pk].display_name for pk in player_ids if pk in players}
     method = method_of(tournament, conf)
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
@@ -282,13 +340,18 @@ def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list
         "chain": chain,
         "best_n": conf.best_n,
         "publish_unconfirmed": conf.publish_unconfirmed,
-        "games": list(range(1, tournament.games_count + 1)),
+        # Rehearsal games never count: no column of their own.
+        "games": [g for g in range(1, tournament.games_count + 1) if g not in rehearsals],
+        "rehearsal_games": list(rehearsals),
+        "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
         # Names this computation: pages cache their rendering of it under this stamp, so a
         # leaderboard polled by every phone in the hall is rendered once per change.
         "stamp": uuid.uuid4().hex,
         "rows": [
             {**row.as_dict(), "name": names.get(row.player, "?"),
-             "club": players[row.player].club.name if row.player in players and players[row.player].club else ""}
+             "club": players[row.player].club.name if row.player in players and players[row.player].club else "",
+             # Games whose confirmed result has a correction waiting for confirmation.
+             "pending_corrections": corrections.get(row.player, [])}
             for row in rows
         ],
     }

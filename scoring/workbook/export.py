@@ -90,7 +90,8 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     issues: list[Issue] = []
     regs = list(Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
                 .select_related("player__club").order_by("created_at", "pk"))
-    seats = list(Seat.objects.filter(game__tournament=tournament).select_related("player__club", "game", "table")
+    # A rehearsal game never counts (its seats and results stay out of the workbook).
+    seats = list(Seat.objects.filter(game__tournament=tournament, game__rehearsal=False).select_related("player__club", "game", "table")
                  .order_by("game__number", "table__number", "number"))
     people: dict[int, Player] = {r.player_id: r.player for r in regs}
     for s in seats:
@@ -107,8 +108,8 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     for s in seats:
         by_table[s.table_id].append(s)
     counted = {state.table.pk: (state, state.counting(conf.publish_unconfirmed))
-               for state in selectors.table_states(tournament)}
-    games = {g.number: g for g in Game.objects.filter(tournament=tournament)}
+               for state in selectors.table_states(tournament) if not state.table.game.rehearsal}
+    games = {g.number: g for g in Game.objects.filter(tournament=tournament, rehearsal=False)}
     played_rounds = sorted({state.table.game.number for state, sub in counted.values() if sub is not None})
     rounds: list[RoundEntry] = []
     dates: list[dt.date] = []
