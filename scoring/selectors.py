@@ -144,6 +144,15 @@ def final_games(tournament: Tournament, conf: ScoringSettings) -> set[int]:
     return {tournament.games_count} if preset is not None and preset.knockout else set()
 
 
+def round_numbers(tournament: Tournament) -> dict[int, int]:
+    """{game number: round number} of the games that count, 1, 2, 3… in order: a rehearsal game
+    is no round, so the games after it move up (the clubs' workbook and the national ranking
+    count rounds without gaps)."""
+    rehearsals = set(Game.objects.filter(tournament=tournament, rehearsal=True).values_list("number", flat=True))
+    counted = [n for n in range(1, tournament.games_count + 1) if n not in rehearsals]
+    return {n: k for k, n in enumerate(counted, start=1)}
+
+
 def counted_results(tournament: Tournament, conf: ScoringSettings,
                     states: Sequence[TableState] | None = None) -> list[tuple[TableState, ResultSubmission]]:
     """The result that counts of every table, rehearsal games left out (they never count)."""
@@ -414,7 +423,8 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
     table_games = len(pairs)
-    rounds = tournament.games_count  # the declared rounds (a periodic championship's class)
+    round_of = round_numbers(tournament)
+    rounds = len(round_of)  # the declared rounds, rehearsals left out (a periodic championship's class)
     dates = list(national.event_dates(tournament))
     organizer = tournament.created_by.get_full_name() or tournament.created_by.username if tournament.created_by else ""
     event = rk.event_id(dates[-1], organizer or tournament.slug)
@@ -427,7 +437,7 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     for state, sub in sorted(pairs, key=lambda p: (p[0].table.game.number, p[0].table.number)):
         seats = sorted(sub.scores, key=lambda r: r["seat"])
         winner = next((r.get("player") for r in seats if r["place"] == 1), "")
-        game_list.append({"round": state.table.game.number, "table": state.table.number,
+        game_list.append({"round": round_of.get(state.table.game.number, state.table.game.number), "table": state.table.number,
                           "seats": [(r.get("player") or -1, r["tournament_points"]) for r in seats],
                           "winner": winner or ""})
     klass = rk.event_class(event_type, rounds)
