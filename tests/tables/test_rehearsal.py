@@ -95,3 +95,14 @@ def test_the_api_marks_a_game_before_it_starts(tournament, organizer):
     org.post(url + "compose/", {"seed": "x"}, format="json")
     org.post(url + "start/", {}, format="json")
     assert org.post(url + "rehearsal/", {"rehearsal": False}, format="json").status_code == 409
+
+
+def test_the_meetings_grid_leaves_the_rehearsal_out(client, tournament, organizer):
+    add_players(tournament, 8, games=(1, 2))
+    game1 = services.set_rehearsal(services.ensure_game(tournament, 1, actor=organizer), True, actor=organizer)
+    services.compose_game(game1, actor=organizer, seed="same", effort=0.3)
+    game2 = services.compose_game(services.ensure_game(tournament, 2, actor=organizer), actor=organizer,
+                                  seed="same", effort=0.3)
+    assert selectors.seated_tables([game1])[game1.pk] == selectors.seated_tables([game2])[game2.pk]
+    html = client.get(f"/t/{tournament.slug}/meetings/", headers={"Accept-Language": "it"}).content.decode()
+    assert 'class="num">1<' in html and 'class="num repeat">' not in html
