@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Max, Min
+from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
 from tournaments.models import Player, Tournament, normalise_name
@@ -57,9 +57,13 @@ def _local(value: dt.datetime | None) -> dt.date | None:
 
 
 def _with_dates(queryset: Any) -> Any:
+    """The dates of the games that count (a rehearsal game is not part of the event), and how
+    many rehearsal games there are (not rounds)."""
+    counted = Q(games__rehearsal=False)
     return queryset.annotate(
-        first_start=Min("games__started_at"), last_start=Max("games__started_at"),
-        first_end=Min("games__finished_at"), last_end=Max("games__finished_at"),
+        first_start=Min("games__started_at", filter=counted), last_start=Max("games__started_at", filter=counted),
+        first_end=Min("games__finished_at", filter=counted), last_end=Max("games__finished_at", filter=counted),
+        rehearsals=Count("games", filter=Q(games__rehearsal=True)),
     )
 
 
@@ -106,13 +110,13 @@ def years_with_events() -> list[int]:
 
 def _table_games(tournament_ids: list[int]) -> dict[int, int]:
     """T per tournament: its tables with a result that counts (a confirmed one, or any with
-    unconfirmed results published), as the standings count them."""
+    unconfirmed results published; never a rehearsal game's), as the standings count them."""
     publish = set(ScoringSettings.objects.filter(tournament__in=tournament_ids, publish_unconfirmed=True)
                   .values_list("tournament_id", flat=True))
     confirmed = set(Confirmation.objects.filter(submission__tournament__in=tournament_ids)
                     .values_list("submission__table_id", flat=True))
     tables: dict[int, set[int]] = defaultdict(set)
-    for tid, table in ResultSubmission.objects.filter(tournament__in=tournament_ids).values_list(
+    for tid, table in ResultSubmission.objects.filter(tournament__in=tournament_ids, table__game__rehearsal=False).values_list(
             "tournament_id", "table_id").distinct():
         if tid in publish or table in confirmed:
             tables[tid].add(table)
@@ -141,7 +145,7 @@ def compute(year: int) -> NationalRanking:
             rows = [(r["player"], int(r["rank"])) for r in standings[t.pk]
                     if r["played"] and r["player"] in players and not is_anonymous(players[r["player"]])]
             events.append(rk.Event(key=t.pk, event_type=kind, table_games=t_games.get(t.pk, 0),
-                                   rounds=t.games_count, start=start, end=end, standings=rows))
+                                   rounds=t.games_count - t.rehearsals, start=start, end=end, standings=rows))
 
         def blacklisted(player: int, e: rk.Event) -> bool:
             return any(b.covers(e.start, e.end) for b in banned.get(player, ()))

@@ -89,6 +89,12 @@ class TableState:
     def counting(self, publish_unconfirmed: bool) -> ResultSubmission | None:
         return self.latest if publish_unconfirmed else self.confirmed
 
+    @property
+    def pending_correction(self) -> bool:
+        """A confirmed result has a newer version nobody has confirmed yet: the confirmed one
+        still counts until the correction is confirmed."""
+        return self.status != CONFIRMED and self.confirmed is not None
+
 
 def _submissions() -> Any:
     return ResultSubmission.objects.select_related("entered_by").prefetch_related(
@@ -202,9 +208,22 @@ def final_games(tournament: Tournament, conf: ScoringSettings) -> set[int]:
     return {tournament.games_count} if preset is not None and preset.knockout else set()
 
 
-def counted_results(tournament: Tournament, conf: ScoringSettings) -> list[tuple[TableState, ResultSubmission]]:
+def round_numbers(tournament: Tournament) -> dict[int, int]:
+    """{game number: round number} of the games that count, 1, 2, 3… in order: a rehearsal game
+    is no round, so the games after it move up (the clubs' workbook and the national ranking
+    count rounds without gaps)."""
+    rehearsals = set(Game.objects.filter(tournament=tournament, rehearsal=True).values_list("number", flat=True))
+    counted = [n for n in range(1, tournament.games_count + 1) if n not in rehearsals]
+    return {n: k for k, n in enumerate(counted, start=1)}
+
+
+def counted_results(tournament: Tournament, conf: ScoringSettings,
+                    states: Sequence[TableState] | None = None) -> list[tuple[TableState, ResultSubmission]]:
+    """The result that counts of every table, rehearsal games left out (they never count)."""
     out = []
-    for state in table_states(tournament):
+    for state in table_states(tournament) if states is None else states:
+        if state.table.game.rehearsal:
+            continue
         sub = state.counting(conf.publish_unconfirmed)
         if sub is not None:
             out.append((state, sub))
@@ -256,18 +275,27 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult]) -> l
     return rows
 
 
-def counted_game_results(tournament: Tournament, conf: ScoringSettings) -> list[st.GameResult]:
+def counted_game_results(tournament: Tournament,
+                         conf: ScoringSettings) -> tuple[list[st.GameResult], dict[int, list[int]]]:
     """``game_results(counted_results(...))`` from plain rows: two queries and no model objects
-    (5,000 players: 3,750 results and their confirmations as objects took 2 s)."""
+    (5,000 players: 3,750 results and their confirmations as objects took 2 s); rehearsal games
+    left out. Also {player: [games]} whose confirmed result has a correction pending."""
     confirmed = set(Confirmation.objects.filter(submission__tournament=tournament)
                     .values_list("submission_id", flat=True))
     counting: dict[int, tuple[int, int, Any]] = {}  # table → (game, table number, scores)
-    rows = (ResultSubmission.objects.filter(tournament=tournament).order_by("table_id", "number")
+    last_confirmed: dict[int, tuple[int, Any, bool]] = {}  # table → (game, scores, corrected since)
+    rows = (ResultSubmission.objects.filter(tournament=tournament, table__game__rehearsal=False)
+            .order_by("table_id", "number")
             .values_list("id", "table_id", "scores", "table__number", "table__game__number"))
     for sub_id, table_id, scores, table_no, game_no in rows:  # oldest first: the last one wins
         if conf.publish_unconfirmed or sub_id in confirmed:
             counting[table_id] = (game_no, table_no, scores)
-    return _results(sorted(counting.values(), key=lambda c: (c[0], c[1])))
+        if sub_id in confirmed:
+            last_confirmed[table_id] = (game_no, scores, False)
+        elif table_id in last_confirmed:
+            last_confirmed[table_id] = (*last_confirmed[table_id][:2], True)
+    corrections = _corrections((game, scores) for game, scores, corrected in last_confirmed.values() if corrected)
+    return _results(sorted(counting.values(), key=lambda c: (c[0], c[1]))), corrections
 
 
 def standings(tournament: Tournament) -> dict[str, Any]:
@@ -281,8 +309,30 @@ def _with_labels(data: dict[str, Any]) -> dict[str, Any]:
     return {
         **data,
         "chain_explained": {m: labels.metric(m) for m in data["chain"]},
-        "rows": [{**r, "tiebreak_label": labels.metric(r["tiebreak"])} for r in data["rows"]],
+        "rows": [{**r, "tiebreak_label": labels.metric(r["tiebreak"]),
+                  "pending_correction_note": correction_note(r.get("pending_corrections") or [])}
+                 for r in data["rows"]],
     }
+
+
+def correction_note(games: Sequence[int]) -> str:
+    """Why a standings row is marked: a confirmed result of the player's has a correction
+    waiting for confirmation (the confirmed one still counts)."""
+    if not games:
+        return ""
+    return _("A correction of the result of game %(games)s is waiting for confirmation: the "
+             "confirmed result counts until then.") % {"games": ", ".join(str(g) for g in games)}
+
+
+def _corrections(tables: Iterable[tuple[int, list[dict[str, Any]]]]) -> dict[int, list[int]]:
+    """{player: [game numbers]} from (game number, confirmed scores) of the tables whose
+    confirmed result has a pending correction."""
+    out: dict[int, set[int]] = defaultdict(set)
+    for game, scores in tables:
+        for r in scores:
+            if r.get("player") is not None:
+                out[int(r["player"])].add(game)
+    return {p: sorted(gs) for p, gs in out.items()}
 
 
 def _standings(tournament: Tournament) -> dict[str, Any]:
@@ -300,7 +350,9 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
 
 def _compute(tournament: Tournament) -> dict[str, Any]:
     conf = settings_for(tournament)
-    results = counted_game_results(tournament, conf)
+    results, corrections = counted_game_results(tournament, conf)
+    rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
+                      .values_list("number", flat=True))
     player_ids = set(
         Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
         .values_list("player_id", flat=True)
@@ -313,7 +365,7 @@ def _compute(tournament: Tournament) -> dict[str, Any]:
         # Player.display_name from plain rows (5,000 model objects took 0.9 s)
         names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
         clubs[pk] = club or ""
-    return _standings_data(tournament, conf, results, player_ids, names, clubs)
+    return _standings_data(tournament, conf, results, player_ids, names, clubs, corrections, rehearsals)
 
 
 def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
@@ -334,14 +386,29 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
     ids = [t.pk for t in todo]
     confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
     confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
-    subs = (ResultSubmission.objects.filter(tournament__in=ids).order_by("table_id", "number")
+    subs = (ResultSubmission.objects.filter(tournament__in=ids, table__game__rehearsal=False)
+            .order_by("table_id", "number")
             .values_list("id", "tournament_id", "table_id", "table__game__number", "table__number", "scores"))
     # table → (game, table number, scores) of its counting version
     by_tournament: dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]] = defaultdict(dict)
+    # table → (tournament, game, confirmed scores, whether a newer version is unconfirmed)
+    last_confirmed: dict[int, tuple[int, int, list[dict[str, Any]], bool]] = {}
     for sub_id, tid, table, game, number, scores in subs:
         conf = confs.get(tid)
         if sub_id in confirmed or (conf is not None and conf.publish_unconfirmed):
             by_tournament[tid][table] = (game, number, scores)  # the latest that counts wins
+        if sub_id in confirmed:
+            last_confirmed[table] = (tid, game, scores, False)
+        elif table in last_confirmed:
+            last_confirmed[table] = (*last_confirmed[table][:3], True)
+    pending: dict[int, list[tuple[int, list[dict[str, Any]]]]] = defaultdict(list)
+    for tid, game, scores, corrected in last_confirmed.values():
+        if corrected:
+            pending[tid].append((game, scores))
+    rehearsals: dict[int, list[int]] = defaultdict(list)
+    for tid, number in (Game.objects.filter(tournament__in=ids, rehearsal=True).order_by("number")
+                        .values_list("tournament_id", "number")):
+        rehearsals[tid].append(number)
     registered: dict[int, set[int]] = defaultdict(set)
     for tid, pid in Registration.objects.filter(tournament__in=ids, status=Registration.Status.REGISTERED).values_list(
             "tournament_id", "player_id"):
@@ -355,13 +422,17 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
         conf = confs.get(t.pk) or ScoringSettings(tournament=t)
         rs = results.get(t.pk, [])
         player_ids = registered[t.pk] | {r.player for r in rs}
-        found[t.pk] = _standings_data(t, conf, rs, player_ids, names, clubs)
+        found[t.pk] = _standings_data(t, conf, rs, player_ids, names, clubs, _corrections(pending[t.pk]),
+                                      rehearsals[t.pk])
     cache.set_many({_cache_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
     return {pk: _with_labels(d) for pk, d in found.items()}
 
 
 def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list[st.GameResult],
-                    player_ids: set[int], names: dict[int, str], clubs: dict[int, str]) -> dict[str, Any]:
+                    player_ids: set[int], names: dict[int, str], clubs: dict[int, str],
+                    corrections: dict[int, list[int]] | None = None,
+                    rehearsals: Sequence[int] = ()) -> dict[str, Any]:
+    corrections = corrections or {}
     method = method_of(tournament, conf)
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
     rows = imported_rows(tournament, results)
@@ -374,14 +445,19 @@ def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list
         "chain": chain,
         "best_n": conf.best_n,
         "publish_unconfirmed": conf.publish_unconfirmed,
-        "games": list(range(1, tournament.games_count + 1)),
+        # Rehearsal games never count: no column of their own.
+        "games": [g for g in range(1, tournament.games_count + 1) if g not in rehearsals],
+        "rehearsal_games": list(rehearsals),
+        "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
         # Names this computation: pages cache their rendering of it under this stamp, so a
         # leaderboard polled by every phone in the hall is rendered once per change.
         "stamp": uuid.uuid4().hex,
         "computed_at": time.time(),
         "rows": [
             {**row.as_dict(), "name": names.get(row.player, "?"),
-             "club": clubs.get(row.player, "")}
+             "club": clubs.get(row.player, ""),
+             # Games whose confirmed result has a correction waiting for confirmation.
+             "pending_corrections": corrections.get(row.player, [])}
             for row in rows
         ],
     }
@@ -406,19 +482,26 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
     finals = final_games(tournament, conf) if method != "knockout" else set()
     full, finals_set = st.full_chain(chain, finals)
+    rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
+                      .values_list("number", flat=True))
     signature = (method, conf.best_n, full, tuple(sorted(finals_set)), conf.publish_unconfirmed,
-                 tournament.games_count, conf.preset)
+                 tournament.games_count, conf.preset, tuple(rehearsals))
     kept = _KEPT.get(tournament.pk)
     if kept is None or kept["signature"] != signature:
         kept = {"signature": signature, "tables": {}, "by_player": defaultdict(dict), "entries": {}, "rows": {}}
         _KEPT[tournament.pk] = kept
     # which result counts at each table (ids only), then the scores of the tables that changed
     counting: dict[int, int] = {}
-    for sub_id, table_id, ok in (ResultSubmission.objects.filter(tournament=tournament)
+    corrected: dict[int, bool] = {}  # table with a confirmed result → a newer one is unconfirmed
+    for sub_id, table_id, ok in (ResultSubmission.objects.filter(tournament=tournament, table__game__rehearsal=False)
                                  .annotate(ok=Exists(Confirmation.objects.filter(submission=OuterRef("pk"))))
                                  .order_by("table_id", "number").values_list("id", "table_id", "ok")):
         if conf.publish_unconfirmed or ok:
             counting[table_id] = sub_id
+        if ok:
+            corrected[table_id] = False
+        elif table_id in corrected:
+            corrected[table_id] = True
     tables, by_player = kept["tables"], kept["by_player"]
     changed = {t for t in set(counting) | set(tables) if counting.get(t) != tables.get(t, (None,))[0]}
     dirty: set[int] = set()
@@ -452,12 +535,17 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
                                             if missing else []):
         names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
         clubs[pk] = club or ""
+    pending: dict[int, set[int]] = defaultdict(set)  # player → games with a correction pending
+    for table_id, waiting in corrected.items():
+        for r in tables.get(table_id, (None, []))[1] if waiting else ():
+            pending[r.player].add(r.game)
+    corrections = {p: sorted(games) for p, games in pending.items()}
     same = (not changed and kept.get("player_ids") == player_ids and kept.get("names") == names
-            and kept.get("clubs") == clubs and "data" in kept)
+            and kept.get("clubs") == clubs and kept.get("corrections") == corrections and "data" in kept)
     kept["unchanged"] = same
     if same:  # e.g. a result entered but not yet confirmed: nothing a viewer sees has changed
         return kept["data"]  # type: ignore[no-any-return]
-    kept["player_ids"], kept["names"], kept["clubs"] = player_ids, names, clubs
+    kept["player_ids"], kept["names"], kept["clubs"], kept["corrections"] = player_ids, names, clubs, corrections
     entries, shown = kept["entries"], kept["rows"]
     for p in set(entries) - player_ids:
         entries.pop(p)
@@ -474,11 +562,14 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
         if base is None or base["name"] != names.get(row.player, "?") or base["club"] != clubs.get(row.player, ""):
             base = {**row.as_dict(), "name": names.get(row.player, "?"), "club": clubs.get(row.player, "")}
             shown[row.player] = base
-        out.append({**base, "rank": row.rank, "shared": row.shared, "tiebreak": row.tiebreak})
+        out.append({**base, "rank": row.rank, "shared": row.shared, "tiebreak": row.tiebreak,
+                    "pending_corrections": corrections.get(row.player, [])})
     kept["data"] = {
         "method": method, "preset": conf.preset, "chain": chain,
         "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
-        "games": list(range(1, tournament.games_count + 1)),
+        "games": [g for g in range(1, tournament.games_count + 1) if g not in rehearsals],
+        "rehearsal_games": rehearsals,
+        "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
         "stamp": uuid.uuid4().hex, "computed_at": time.time(), "rows": out,
     }
     return kept["data"]  # type: ignore[no-any-return]
@@ -541,7 +632,8 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
     table_games = len(pairs)
-    rounds = tournament.games_count  # the declared rounds (a periodic championship's class)
+    round_of = round_numbers(tournament)
+    rounds = len(round_of)  # the declared rounds, rehearsals left out (a periodic championship's class)
     dates = list(national.event_dates(tournament))
     organizer = tournament.created_by.get_full_name() or tournament.created_by.username if tournament.created_by else ""
     event = rk.event_id(dates[-1], organizer or tournament.slug)
@@ -554,7 +646,7 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     for state, sub in sorted(pairs, key=lambda p: (p[0].table.game.number, p[0].table.number)):
         seats = sorted(sub.scores, key=lambda r: r["seat"])
         winner = next((r.get("player") for r in seats if r["place"] == 1), "")
-        game_list.append({"round": state.table.game.number, "table": state.table.number,
+        game_list.append({"round": round_of.get(state.table.game.number, state.table.game.number), "table": state.table.number,
                           "seats": [(r.get("player") or -1, r["tournament_points"]) for r in seats],
                           "winner": winner or ""})
     klass = rk.event_class(event_type, rounds)

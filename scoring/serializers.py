@@ -78,6 +78,10 @@ class StandingsRowSerializer(serializers.Serializer):
     reached = serializers.IntegerField()
     advanced = serializers.BooleanField()
     games = StandingsGameSerializer(many=True)
+    pending_corrections = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Games whose confirmed result (still the one counted) has a correction waiting for confirmation")
+    pending_correction_note = serializers.CharField(help_text="Why the row is marked, in the request's language")
 
 
 class StandingsSerializer(serializers.Serializer):
@@ -85,6 +89,10 @@ class StandingsSerializer(serializers.Serializer):
     best_n = serializers.IntegerField()
     publish_unconfirmed = serializers.BooleanField()
     games = serializers.ListField(child=serializers.IntegerField())
+    rehearsal_games = serializers.ListField(child=serializers.IntegerField(),
+                                            help_text="Rehearsal games: played, never counted")
+    pending_correction_games = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Games with a correction waiting for confirmation")
     rows = StandingsRowSerializer(many=True)
     count = serializers.IntegerField(required=False, help_text="rows matching (with limit/offset/player/q)")
     offset = serializers.IntegerField(required=False, help_text="the page's first row (with limit/offset/player/q)")

@@ -85,7 +85,7 @@ class GameSerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = ["tournament", "number", "status", "seed", "composition_options",
-                  "composition_report", "deal_objectives", "secret_commitment", "secret_seed",
+                  "composition_report", "deal_objectives", "rehearsal", "secret_commitment", "secret_seed",
                   "started_at", "tables"]
 
     def get_secret_seed(self, game: Game) -> str | None:
@@ -130,6 +130,11 @@ class PlayerSerializer(serializers.Serializer):
 class StartSerializer(serializers.Serializer):
     seed = serializers.CharField(required=False, allow_blank=True, max_length=64)
     deal_objectives = serializers.BooleanField(required=False)
+
+
+class RehearsalSerializer(serializers.Serializer):
+    rehearsal = serializers.BooleanField(
+        help_text="A rehearsal game is played as usual but its results never count.")
 
 
 class ChangeSerializer(serializers.Serializer):
@@ -242,6 +247,15 @@ class StartView(_GameView):
         if "deal_objectives" in data:
             game = services.set_deal_objectives(game, data["deal_objectives"], actor=request.user)
         game = services.start_game(game, actor=request.user, seed=data.get("seed"))
+        return self.game_response(game)
+
+
+class RehearsalView(_GameView):
+    @extend_schema(request=RehearsalSerializer, responses=GameSerializer,
+                   summary="Before the start: mark the game as a rehearsal (its results never count) or not")
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        data = _validated(RehearsalSerializer, request.data)
+        game = services.set_rehearsal(self.get_game(create=True), data["rehearsal"], actor=request.user)
         return self.game_response(game)
 
 

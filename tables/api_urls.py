@@ -10,6 +10,7 @@ urlpatterns = [
     path(game + "swap/", api.SwapView.as_view(), name="tables-api-swap"),
     path(game + "move/", api.MoveView.as_view(), name="tables-api-move"),
     path(game + "withdraw/", api.WithdrawView.as_view(), name="tables-api-withdraw"),
+    path(game + "rehearsal/", api.RehearsalView.as_view(), name="tables-api-rehearsal"),
     path(game + "start/", api.StartView.as_view(), name="tables-api-start"),
     path(game + "tables/<id:table>/", api.TableDetail.as_view(), name="tables-api-table"),
     path(game + "where/", api.WhereView.as_view(), name="tables-api-where"),

@@ -47,6 +47,13 @@ class Game(models.Model):
     secret_commitment = models.CharField(max_length=64, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A rehearsal ("partita di prova"): played as usual (tables, deals, clocks, results), but its
+    # results never count: not in the standings, the national ranking, the clubs' workbook, nor
+    # in who has already met whom when later games are seated. Chosen before the game starts.
+    rehearsal = models.BooleanField(
+        _("rehearsal game"), default=False,
+        help_text=_("A rehearsal game is played as usual but its results never count."),
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

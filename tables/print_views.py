@@ -75,10 +75,11 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @require_GET
 def meetings(request: HttpRequest, slug: str) -> HttpResponse:
-    """How many times each pair of players (and each pair of clubs) met at a table."""
+    """How many times each pair of players (and each pair of clubs) met at a table (a rehearsal
+    game's tables are no meetings)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     by_table: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (Seat.objects.filter(game__tournament=tournament, player__isnull=False)
+    for seat in (Seat.objects.filter(game__tournament=tournament, game__rehearsal=False, player__isnull=False)
                  .select_related("player__club")):
         by_table[seat.table_id].append(seat)
     players: dict[int, Any] = {}

@@ -148,11 +148,12 @@ def standings_positions(tournament: Tournament) -> dict[int, int]:
 
 
 def history_before(game: Game) -> History:
-    """What the earlier games of the tournament did (K-TABLES): every earlier table, who won a
+    """What the earlier games of the tournament did (K-TABLES; a rehearsal game is left out, its
+    meetings do not count): every earlier table, who won a
     table, who sat at a table of 5 (or 3/6) in a game that also had tables of 4, and the last
     game's tables in finishing order (seat order when its results are not known)."""
     earlier = list(
-        Game.objects.filter(tournament_id=game.tournament_id, number__lt=game.number)
+        Game.objects.filter(tournament_id=game.tournament_id, number__lt=game.number, rehearsal=False)
         .order_by("number")
     )
     by_game = seated_tables(earlier)

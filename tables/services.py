@@ -541,6 +541,25 @@ def set_deal_objectives(game: Game, value: bool, *, actor: Any) -> Game:
     return game
 
 
+def set_rehearsal(game: Game, value: bool, *, actor: Any) -> Game:
+    """Mark a game, before it starts, as a rehearsal ("partita di prova") or as a real game. A
+    rehearsal is played as usual, but its results never count (standings, national ranking,
+    workbook) and its tables are not history for seating the next games (K-TABLES)."""
+    _require_organizer(actor, game.tournament)
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_planned(game)
+        before = game.rehearsal
+        game.rehearsal = bool(value)
+        game.save(update_fields=["rehearsal"])
+        audit.record(actor=actor, action="game.rehearsal", obj=game, tournament=game.tournament,
+                     before={"rehearsal": before}, after={"rehearsal": game.rehearsal})
+    from scoring import selectors as scoring_selectors
+
+    scoring_selectors.invalidate(game.tournament_id)
+    return game
+
+
 def priority_choices() -> list[tuple[str, str]]:
     from tables.seating_text import priority_choices as translated
 

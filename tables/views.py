@@ -373,6 +373,10 @@ def organize(request: HttpRequest, tournament: Tournament, number: int) -> HttpR
                 for warning in change:
                     messages.warning(request, warning)
                 messages.success(request, _("Tables changed."))
+            elif action == "rehearsal":
+                game = services.set_rehearsal(game, request.POST.get("rehearsal") == "1", actor=request.user)
+                messages.success(request, _("This game is now a rehearsal: its results will not count.")
+                                 if game.rehearsal else _("This game now counts."))
             elif action == "start":
                 services.set_deal_objectives(game, request.POST.get("deal_objectives") == "on",
                                              actor=request.user)

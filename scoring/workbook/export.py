@@ -90,7 +90,8 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     issues: list[Issue] = []
     regs = list(Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
                 .select_related("player__club").order_by("created_at", "pk"))
-    seats = list(Seat.objects.filter(game__tournament=tournament).select_related("player__club", "game", "table")
+    # A rehearsal game never counts (its seats and results stay out of the workbook).
+    seats = list(Seat.objects.filter(game__tournament=tournament, game__rehearsal=False).select_related("player__club", "game", "table")
                  .order_by("game__number", "table__number", "number"))
     people: dict[int, Player] = {r.player_id: r.player for r in regs}
     for s in seats:
@@ -107,12 +108,15 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     for s in seats:
         by_table[s.table_id].append(s)
     counted = {state.table.pk: (state, state.counting(conf.publish_unconfirmed))
-               for state in selectors.table_states(tournament)}
-    games = {g.number: g for g in Game.objects.filter(tournament=tournament)}
+               for state in selectors.table_states(tournament) if not state.table.game.rehearsal}
+    games = {g.number: g for g in Game.objects.filter(tournament=tournament, rehearsal=False)}
     played_rounds = sorted({state.table.game.number for state, sub in counted.values() if sub is not None})
     rounds: list[RoundEntry] = []
     dates: list[dt.date] = []
+    # The workbook's rounds are the games that count: a rehearsal game leaves no gap.
+    round_of = selectors.round_numbers(tournament)
     for n in played_rounds:
+        k = round_of.get(n, n)
         tables: list[TableEntry] = []
         states = sorted((st for st, _sub in counted.values() if st.table.game.number == n),
                         key=lambda st: st.table.number)
@@ -122,17 +126,17 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
             if not any(s.player_id for s in sat):
                 continue
             if sub is None:
-                issues.append(Issue("WB-RESULT", spec.round_sheet(n), params={"round": n, "table": state.table.number}))
+                issues.append(Issue("WB-RESULT", spec.round_sheet(k), params={"round": k, "table": state.table.number}))
                 continue
             if len(sat) > spec.MAX_SEATS:
-                issues.append(Issue("WB-SEATS", spec.round_sheet(n), params={"table": state.table.number,
+                issues.append(Issue("WB-SEATS", spec.round_sheet(k), params={"table": state.table.number,
                                                                               "max": spec.MAX_SEATS}))
                 continue
             raw = _raw_scores(sub)
             tables.append(TableEntry(len(tables) + 1, tuple(
                 SeatEntry(k, ids[s.player_id] if s.player_id else spec.GHOST_ID, raw.get(s.number, 0.0))
                 for k, s in enumerate(sat, start=1))))
-        rounds.append(RoundEntry(n, tuple(tables)))
+        rounds.append(RoundEntry(k, tuple(tables)))
         game = games.get(n)
         when = (game.finished_at or game.started_at) if game is not None else None
         dates.append(timezone.localdate(when) if when else tournament.date)
@@ -146,7 +150,7 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     event = Event(
         organizer=organizer or organizer_of(tournament), name=tournament.name,
         type_label=spec.TYPES[type_code(tournament)],
-        planned_rounds=stored.planned_rounds if stored is not None and stored.planned_rounds else tournament.games_count,
+        planned_rounds=stored.planned_rounds if stored is not None and stored.planned_rounds else len(round_of),
         dates=dates or [tournament.date], venue=tournament.venue, note=stored.note if stored is not None else "",
         registrants=registrants, rounds=rounds, standings=standings,
     )

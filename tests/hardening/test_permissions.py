@@ -65,7 +65,7 @@ EXPECTED: dict[str, Any] = {
     "tables-api-game": READ,
     "tables-api-compose": {"post": ORGANIZER}, "tables-api-swap": {"post": ORGANIZER},
     "tables-api-move": {"post": ORGANIZER}, "tables-api-withdraw": {"post": ORGANIZER},
-    "tables-api-start": {"post": ORGANIZER},
+    "tables-api-start": {"post": ORGANIZER}, "tables-api-rehearsal": {"post": ORGANIZER},
     "tables-api-table": READ, "tables-api-where": READ, "tables-api-objectives": READ,
     "tables-api-knockout": READ,
     "tables-api-knockout-phases": READ, "tables-api-knockout-phase-create": {"post": ORGANIZER},

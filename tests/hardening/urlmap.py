@@ -82,6 +82,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-link-revoke": lambda w: {"slug": w.slug, "pk": w.link},
     "tables-api-game": _game, "tables-api-compose": _game, "tables-api-swap": _game,
     "tables-api-move": _game, "tables-api-withdraw": _game, "tables-api-start": _game,
+    "tables-api-rehearsal": _game,
     "tables-api-table": lambda w: _game(w, {"table": 1}),
     "tables-api-where": _game, "tables-api-objectives": _game,
     "tables-api-knockout": lambda w: {"slug": w.slug},
