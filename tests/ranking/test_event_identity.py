@@ -1,0 +1,64 @@
+"""One event, one id (K-RANKING): the workbook's export and import, the event's ranking rows and
+the national ranking all name a tournament "yyyyMMdd - Organizzatore" from its first round's
+date and the organizer's name as the clubs' list spells it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from scoring import national, selectors
+from scoring import national_selectors as ns
+from scoring.models import NationalRanking
+from scoring.workbook import export as wb_export
+from tables.models import Game
+from tests.ranking.test_national import event, people
+
+
+def _noon(day: dt.date) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, dt.time(12)))
+
+
+@pytest.fixture
+def two_days(db: Any, django_capture_on_commit_callbacks: Any) -> Any:
+    """A three-game event played over two days (1 and 2 March 2025)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        t, org, _ref = event(people(8), day=dt.date(2025, 3, 1))
+    for g in Game.objects.filter(tournament=t):
+        day = dt.date(2025, 3, 1) if g.number == 1 else dt.date(2025, 3, 2)
+        Game.objects.filter(pk=g.pk).update(started_at=_noon(day), finished_at=_noon(day))
+    selectors.invalidate(t.pk)
+    return t, org
+
+
+def test_the_first_round_and_the_workbook_organizer_name_the_event_everywhere(
+        two_days: Any, django_capture_on_commit_callbacks: Any) -> None:
+    t, org = two_days
+    wb_export.remember_organizer(t, "MILANO [RCU]", actor=org)
+    expected = "20250301 - MILANO [RCU]"
+    assert national.event_id(t) == expected
+    assert wb_export.export(t, write_file=False).event.event_id == expected
+    ranking = selectors.event_ranking(t)
+    assert ranking["events"][0]["idTorneo"] == expected
+    assert ranking["events"][0]["organizzatore"] == "MILANO [RCU]"
+    assert {r["idTorneo"] for r in ranking["games"] + ranking["standings"]} == {expected}
+    with django_capture_on_commit_callbacks(execute=True):
+        national.tournament_changed(t)
+    stored = NationalRanking.objects.get(year=2025)
+    events = ns.events_of(stored)
+    assert events[t.pk].event_id == expected  # type: ignore[attr-defined]
+    assert national.event_ids([t]) == {t.pk: expected}
+
+
+def test_without_a_stored_organizer_the_creator_names_the_event(two_days: Any) -> None:
+    t, org = two_days
+    org.first_name, org.last_name = "Anna", "Verdi"
+    org.save()
+    t.created_by = org
+    t.save()
+    expected = "20250301 - Anna Verdi"
+    assert national.event_id(t) == selectors.event_ranking(t)["events"][0]["idTorneo"] == expected
+    assert wb_export.export(t, write_file=False).event.event_id == expected
