@@ -62,3 +62,53 @@ def test_without_a_stored_organizer_the_creator_names_the_event(two_days: Any) -
     expected = "20250301 - Anna Verdi"
     assert national.event_id(t) == selectors.event_ranking(t)["events"][0]["idTorneo"] == expected
     assert wb_export.export(t, write_file=False).event.event_id == expected
+
+
+# ------------------------------------------------------------------ the admin's edits recompute
+def _admin_save(t: Any, staff: Any) -> None:
+    """What the admin's change form does with the edited tournament."""
+    from django.contrib import admin
+    from django.test import RequestFactory
+
+    from tournaments.models import Tournament
+
+    request = RequestFactory().post("/admin/")
+    request.user = staff
+    model_admin = admin.site._registry[Tournament]
+    form = model_admin.get_form(request, t)(instance=t)
+    model_admin.save_model(request, t, form, change=True)
+
+
+@pytest.mark.parametrize("edit", ["status", "event_type", "date"])
+def test_the_admin_editing_a_finished_event_recomputes_its_years(
+        two_days: Any, django_capture_on_commit_callbacks: Any, edit: str) -> None:
+    from tests.factories.tournaments import UserFactory
+    from tournaments.models import Tournament
+
+    t, _org = two_days
+    with django_capture_on_commit_callbacks(execute=True):
+        national.tournament_changed(t)
+    before = NationalRanking.objects.get(year=2025)
+    assert before.events == 1
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    if edit == "status":
+        t.status = Tournament.Status.RUNNING
+    elif edit == "event_type":
+        t.event_type = "AMC"  # a friendly: out of the ranking
+    else:
+        t.date = dt.date(2024, 12, 31)
+    with django_capture_on_commit_callbacks(execute=True):
+        _admin_save(t, staff)
+    after = NationalRanking.objects.get(year=2025)
+    assert after.version > before.version
+    if edit in ("status", "event_type"):
+        assert after.events == 0
+
+
+def test_saving_a_finished_event_unchanged_or_a_running_one_asks_nothing(
+        two_days: Any, django_capture_on_commit_callbacks: Any) -> None:
+    t, _org = two_days
+    with django_capture_on_commit_callbacks(execute=False) as unchanged:
+        t.name = "Renamed"
+        t.save()
+    assert unchanged == []
