@@ -167,7 +167,23 @@ def export(tournament: Tournament, *, fmt: str = "xls", organizer: str | None = 
     result = Export(event, checked, name)
     if write_file and checked.ok:
         result.content = write(book, fmt)
+        _remember_export(tournament, event)
     return result
+
+
+def _remember_export(tournament: Tournament, event: Event) -> None:
+    """Record the exported event's id and content on the tournament, so importing its workbook
+    on this site recognises the tournament instead of creating a second one. An imported event
+    keeps what its file said; an id another event already holds is left to that event."""
+    from .importer import _digest
+
+    stored = WorkbookEvent.objects.filter(tournament=tournament).first()
+    if stored is not None and stored.imported_at is not None:
+        return
+    if WorkbookEvent.objects.filter(event_id=event.event_id).exclude(tournament=tournament).exists():
+        return
+    WorkbookEvent.objects.update_or_create(tournament=tournament, defaults={
+        "event_id": event.event_id, "digest": _digest(event)})
 
 
 def remember_organizer(tournament: Tournament, organizer: str, *, actor: Any = None) -> None:
