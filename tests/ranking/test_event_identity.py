@@ -112,3 +112,58 @@ def test_saving_a_finished_event_unchanged_or_a_running_one_asks_nothing(
         t.name = "Renamed"
         t.save()
     assert unchanged == []
+
+
+# ------------------------------------------------------------------ organizers set the type
+def _form(t: Any, **changes: Any) -> dict[str, Any]:
+    from tournaments.forms import TournamentForm
+
+    data = TournamentForm.initial_for(t)
+    data["date"] = t.date.strftime("%d/%m/%Y")
+    data["capacity"] = data["capacity"] or ""
+    return {**data, **changes}
+
+
+def test_an_organizer_sets_the_type_on_the_edit_page_audited_and_the_ranking_follows(
+        client: Any, two_days: Any, django_capture_on_commit_callbacks: Any) -> None:
+    from tournaments.models import AuditEntry
+
+    t, org = two_days
+    with django_capture_on_commit_callbacks(execute=True):
+        national.tournament_changed(t)
+    assert NationalRanking.objects.get(year=2025).events == 1
+    client.force_login(org)
+    page = client.get(f"/t/{t.slug}/edit/").content.decode()
+    assert 'name="event_type"' in page and '<option value="OPN" selected' in page
+    bad = client.post(f"/t/{t.slug}/edit/", _form(t, event_type="XYZ"))
+    assert bad.status_code == 400 and 'name="event_type"' in bad.content.decode()
+    t.refresh_from_db()
+    assert t.event_type == "OPN"
+    with django_capture_on_commit_callbacks(execute=True):
+        ok = client.post(f"/t/{t.slug}/edit/", _form(t, event_type="AMC"))
+    assert ok.status_code == 302, ok.content.decode()[:2000]
+    t.refresh_from_db()
+    assert t.event_type == "AMC"
+    entry = AuditEntry.objects.filter(action="tournament.update", tournament=t).latest("pk")
+    assert (entry.before["event_type"], entry.after["event_type"]) == ("OPN", "AMC")
+    assert NationalRanking.objects.get(year=2025).events == 0  # a friendly is not ranked
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/t/{t.slug}/edit/", _form(t, event_type=""))  # empty: the format's type
+    t.refresh_from_db()
+    assert t.event_type == ""
+
+
+def test_the_api_sets_and_refuses_the_type(client: Any, two_days: Any,
+                                          django_capture_on_commit_callbacks: Any) -> None:
+    t, org = two_days
+    client.force_login(org)
+    assert client.get(f"/api/tournaments/{t.slug}/").json()["event_type"] == "OPN"
+    bad = client.patch(f"/api/tournaments/{t.slug}/", {"event_type": "XYZ"}, content_type="application/json")
+    assert bad.status_code == 400 and "event_type" in bad.json()
+    with django_capture_on_commit_callbacks(execute=True):
+        ok = client.patch(f"/api/tournaments/{t.slug}/", {"event_type": "MST"}, content_type="application/json")
+    assert ok.status_code == 200 and ok.json()["event_type"] == "MST"
+    t.refresh_from_db()
+    assert t.event_type == "MST"
+    stored = NationalRanking.objects.get(year=2025)
+    assert ns.events_of(stored)[t.pk].event_type == "MST"
