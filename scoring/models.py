@@ -142,7 +142,8 @@ class WorkbookEvent(models.Model):
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="workbook")
     organizer = models.CharField(_("organizer (as in the clubs' list)"), max_length=150, blank=True)
-    # Imported events only: "yyyyMMdd - Organizzatore", the ranking's key of the event.
+    # "yyyyMMdd - Organizzatore", the ranking's key of the event: what an imported event's file
+    # said, or what the last export of a tournament run here wrote (its re-import recognises it).
     event_id = models.CharField(max_length=200, null=True, blank=True, unique=True)
     source = models.CharField(_("file"), max_length=255, blank=True)
     digest = models.CharField(max_length=64, blank=True)  # of what was read: the same file changes nothing

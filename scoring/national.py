@@ -82,6 +82,71 @@ def event_year(tournament: Tournament) -> int:
     return event_dates(tournament)[1].year
 
 
+def event_organizer(tournament: Tournament) -> str:
+    """The organizer's name in the event's id: as stored for the clubs' workbook (the clubs' list
+    spelling), else the creator's full name or user name, else the tournament's slug."""
+    from .models import WorkbookEvent
+
+    stored = WorkbookEvent.objects.filter(tournament=tournament).values_list("organizer", flat=True).first()
+    if stored:
+        return str(stored).strip()
+    user = tournament.created_by
+    return ((user.get_full_name() or user.username) if user is not None else "").strip() or tournament.slug
+
+
+def event_first_day(tournament: Tournament) -> dt.date:
+    """The event's first round's date: the first of the workbook's round dates when stored (an
+    imported event), else the local day the earliest-numbered game that started or ended did,
+    else the tournament's date."""
+    from tables.models import Game
+
+    from .models import WorkbookEvent
+
+    stored = WorkbookEvent.objects.filter(tournament=tournament).values_list("dates", flat=True).first()
+    if stored:
+        return dt.date.fromisoformat(stored[0])
+    for started, finished in Game.objects.filter(tournament=tournament).order_by("number").values_list(
+            "started_at", "finished_at"):
+        day = _local(finished or started)
+        if day is not None:
+            return day
+    return tournament.date
+
+
+def event_id(tournament: Tournament) -> str:
+    """The event's id in the national ranking and the clubs' workbook (K-RANKING): the first
+    round's date as ``yyyyMMdd``, " - ", the organizer's name (:func:`event_organizer`). The one
+    place it is decided: the workbook's export, its import, the event's and the year's rows."""
+    return rk.event_id(event_first_day(tournament), event_organizer(tournament))
+
+
+def event_ids(tournaments: Iterable[Tournament]) -> dict[int, str]:
+    """:func:`event_id` of many tournaments at once (three queries), by tournament pk."""
+    from tables.models import Game
+
+    from .models import WorkbookEvent
+
+    ts = {t.pk: t for t in tournaments}
+    stored = {tid: (org, dates) for tid, org, dates in WorkbookEvent.objects.filter(tournament__in=list(ts))
+              .values_list("tournament_id", "organizer", "dates")}
+    users = {t.pk: t.created_by for t in Tournament.objects.filter(pk__in=list(ts)).select_related("created_by")}
+    first: dict[int, dt.date] = {}
+    for tid, started, finished in Game.objects.filter(tournament__in=list(ts)).exclude(
+            started_at=None, finished_at=None).order_by("tournament_id", "-number").values_list(
+            "tournament_id", "started_at", "finished_at"):
+        day = _local(finished or started)
+        if day is not None:
+            first[tid] = day  # the last written is the earliest-numbered game's
+    out = {}
+    for pk, t in ts.items():
+        org, dates = stored.get(pk, ("", []))
+        user = users.get(pk)
+        organizer = (org or ((user.get_full_name() or user.username) if user is not None else "")).strip() or t.slug
+        day = dt.date.fromisoformat(dates[0]) if dates else first.get(pk, t.date)
+        out[pk] = rk.event_id(day, organizer)
+    return out
+
+
 def is_anonymous(player: Player) -> bool:
     return player.normalised_name in ANONYMOUS_NAMES or player.last_name == f"#{player.pk}"
 

@@ -36,8 +36,16 @@ def rows(ranking: NationalRanking, query: str = "") -> QuerySet[NationalRankingR
 
 
 def events_of(ranking: NationalRanking) -> dict[int, NationalRankingEvent]:
-    """The year's events by tournament id, with their tournaments (name, slug, date)."""
-    return {e.tournament_id: e for e in NationalRankingEvent.objects.filter(ranking=ranking).select_related("tournament")}
+    """The year's events by tournament id, with their tournaments (name, slug, date) and their
+    K-RANKING ids (``event_id``, as in the event's workbook)."""
+    from . import national
+
+    events = {e.tournament_id: e for e in NationalRankingEvent.objects.filter(ranking=ranking)
+              .select_related("tournament")}
+    ids = national.event_ids(e.tournament for e in events.values())
+    for pk, e in events.items():
+        e.event_id = ids[pk]  # type: ignore[attr-defined]
+    return events
 
 
 REASONS = dict(NationalRankingRow.Reason.choices)
@@ -50,7 +58,7 @@ def card(row: NationalRankingRow, events: dict[int, NationalRankingEvent]) -> li
         e = events.get(item["tournament"])
         if e is None:
             continue
-        out.append({"tournament": e.tournament, "type": e.event_type, "table_games": e.table_games,
+        out.append({"tournament": e.tournament, "event_id": getattr(e, "event_id", ""), "type": e.event_type, "table_games": e.table_games,
                     "position": item["position"], "vt": Decimal(item["vt"]), "reason": item["reason"],
                     "counted": item["reason"] == NationalRankingRow.Reason.COUNTED,
                     "reason_label": str(REASONS.get(item["reason"], item["reason"]))})
@@ -59,7 +67,7 @@ def card(row: NationalRankingRow, events: dict[int, NationalRankingEvent]) -> li
 
 def event_dict(item: dict[str, Any]) -> dict[str, Any]:
     t = item["tournament"]
-    return {"event": t.slug, "name": t.name, "type": item["type"], "position": item["position"],
+    return {"event": t.slug, "event_id": item.get("event_id", ""), "name": t.name, "type": item["type"], "position": item["position"],
             "vt": float(item["vt"]), "counted": item["counted"], "reason": item["reason"]}
 
 

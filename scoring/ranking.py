@@ -301,8 +301,9 @@ def yearly_ranking(results: Iterable[Result], year: int) -> dict[int, Decimal]:
 
 
 # ------------------------------------------------------------------ the ranking's row formats
-def event_id(last_date: dt.date, organizer: str) -> str:
-    return f"{last_date:%Y%m%d} - {organizer}"
+def event_id(first_day: dt.date, organizer: str) -> str:
+    """K-RANKING's key of an event: its first round's date ``yyyyMMdd``, " - ", the organizer."""
+    return f"{first_day:%Y%m%d} - {organizer.strip()}"
 
 
 def event_row(*, event: str, name: str, organizer: str, venue: str, start: dt.date, end: dt.date,

@@ -635,8 +635,8 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     round_of = round_numbers(tournament)
     rounds = len(round_of)  # the declared rounds, rehearsals left out (a periodic championship's class)
     dates = list(national.event_dates(tournament))
-    organizer = tournament.created_by.get_full_name() or tournament.created_by.username if tournament.created_by else ""
-    event = rk.event_id(dates[-1], organizer or tournament.slug)
+    organizer = national.event_organizer(tournament)
+    event = national.event_id(tournament)  # the same id as the event's workbook (K-RANKING)
     rows = [r for r in data["rows"] if r["played"]]
     stand = [rk.Standing(player=r["player"], position=r["rank"], points=r["total"], wins=r.get("wins", 0),
                          played=r["played"], club=r.get("club", "")) for r in rows]

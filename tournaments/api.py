@@ -68,8 +68,10 @@ class TournamentSerializer(serializers.ModelSerializer):
         model = Tournament
         fields = [
             "id", "slug", "name", "date", "venue", "format", "ruleset", "ruleset_overrides",
-            "scoring_system", "games_count", "start_times", "capacity", "status",
+            "scoring_system", "games_count", "start_times", "capacity", "event_type", "status",
         ]
+        extra_kwargs = {"event_type": {"help_text": "The national ranking type (Tipologia, K-RANKING); "
+                                                     "empty: the format's."}}
 
 
 class StatusSerializer(serializers.Serializer):

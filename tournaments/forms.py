@@ -45,6 +45,11 @@ class TournamentForm(forms.Form):
     )
     capacity = forms.IntegerField(label=_("Capacity"), min_value=1, required=False,
                                   help_text=_("Empty: no limit. Beyond it players are waitlisted."))
+    event_type = forms.ChoiceField(
+        label=_("National ranking type (Tipologia)"), required=False,
+        choices=[("", _("The format's type")), *Tournament.EventType.choices],
+        help_text=_("Empty: the type of the chosen format (no format: friendly, not ranked). K-RANKING."),
+    )
 
     @classmethod
     def initial_for(cls, t: Tournament) -> dict[str, object]:
@@ -52,7 +57,7 @@ class TournamentForm(forms.Form):
             "name": t.name, "date": t.date, "venue": t.venue, "format": t.format,
             "ruleset": t.ruleset, "scoring_system": t.scoring_system,
             "games_count": t.games_count, "start_times": ", ".join(t.start_times or []),
-            "capacity": t.capacity,
+            "capacity": t.capacity, "event_type": t.event_type,
         }
 
 

@@ -42,7 +42,7 @@ from .permissions import is_organizer, is_referee
 TIME_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 EDITABLE_FIELDS = (
     "name", "date", "venue", "format", "ruleset", "ruleset_overrides", "scoring_system",
-    "games_count", "start_times", "capacity",
+    "games_count", "start_times", "capacity", "event_type",
 )
 
 
@@ -67,7 +67,7 @@ def tournament_snapshot(t: Tournament) -> dict[str, Any]:
         "venue": t.venue, "format": t.format, "ruleset": t.ruleset,
         "ruleset_overrides": t.ruleset_overrides, "scoring_system": t.scoring_system,
         "games_count": t.games_count, "start_times": list(t.start_times or []),
-        "capacity": t.capacity, "status": t.status,
+        "capacity": t.capacity, "status": t.status, "event_type": t.event_type,
     }
 
 
@@ -105,6 +105,11 @@ def _validate_tournament_fields(data: dict[str, Any]) -> dict[str, Any]:
         raise DomainError(_("Unknown tournament format."), field="format")
     if "ruleset" in data and data["ruleset"] not in Tournament.RuleSet.values:
         raise DomainError(_("Unknown rule set."), field="ruleset")
+    if "event_type" in data:
+        data["event_type"] = str(data["event_type"] or "").strip().upper()
+        if data["event_type"] and data["event_type"] not in Tournament.EventType.values:
+            raise DomainError(_("Unknown national ranking type (Tipologia)."), field="event_type",
+                              rule="K-RANKING")
     if "games_count" in data:
         try:
             data["games_count"] = int(data["games_count"])

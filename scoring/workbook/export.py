@@ -51,11 +51,9 @@ class Export:
 
 
 def organizer_of(tournament: Tournament) -> str:
-    stored = WorkbookEvent.objects.filter(tournament=tournament).values_list("organizer", flat=True).first()
-    if stored:
-        return stored
-    user = tournament.created_by
-    return (user.get_full_name() or user.username) if user is not None else tournament.slug
+    from .. import national
+
+    return national.event_organizer(tournament)
 
 
 def type_code(tournament: Tournament) -> str:
@@ -86,6 +84,8 @@ def _raw_scores(sub: ResultSubmission) -> dict[int, float]:
 
 
 def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Event, list[Issue]]:
+    from .. import national
+
     conf = selectors.settings_for(tournament)
     issues: list[Issue] = []
     regs = list(Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
@@ -143,6 +143,9 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     stored = WorkbookEvent.objects.filter(tournament=tournament).first()
     if stored is not None and stored.dates and len(stored.dates) >= len(dates):
         dates = [dt.date.fromisoformat(d) for d in stored.dates]
+    # The first date is the event id's (one rule for the workbook and the ranking, K-RANKING).
+    first = national.event_first_day(tournament)
+    dates = [first, *dates[1:]] if dates else [first]
     data = selectors.standings(tournament)
     standings = [StandingEntry(int(r["rank"]), ids[r["player"]], float(r["total"]),
                                people[r["player"]].first_name, people[r["player"]].last_name)
@@ -151,7 +154,7 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
         organizer=organizer or organizer_of(tournament), name=tournament.name,
         type_label=spec.TYPES[type_code(tournament)],
         planned_rounds=stored.planned_rounds if stored is not None and stored.planned_rounds else len(round_of),
-        dates=dates or [tournament.date], venue=tournament.venue, note=stored.note if stored is not None else "",
+        dates=dates, venue=tournament.venue, note=stored.note if stored is not None else "",
         registrants=registrants, rounds=rounds, standings=standings,
     )
     return event, issues
@@ -168,7 +171,23 @@ def export(tournament: Tournament, *, fmt: str = "xls", organizer: str | None = 
     result = Export(event, checked, name)
     if write_file and checked.ok:
         result.content = write(book, fmt)
+        _remember_export(tournament, event)
     return result
+
+
+def _remember_export(tournament: Tournament, event: Event) -> None:
+    """Record the exported event's id and content on the tournament, so importing its workbook
+    on this site recognises the tournament instead of creating a second one. An imported event
+    keeps what its file said; an id another event already holds is left to that event."""
+    from .importer import _digest
+
+    stored = WorkbookEvent.objects.filter(tournament=tournament).first()
+    if stored is not None and stored.imported_at is not None:
+        return
+    if WorkbookEvent.objects.filter(event_id=event.event_id).exclude(tournament=tournament).exists():
+        return
+    WorkbookEvent.objects.update_or_create(tournament=tournament, defaults={
+        "event_id": event.event_id, "digest": _digest(event)})
 
 
 def remember_organizer(tournament: Tournament, organizer: str, *, actor: Any = None) -> None:

@@ -47,10 +47,57 @@ def open_book(content: bytes, filename: str = "") -> Book:
     if len(content) > spec.MAX_FILE_BYTES:
         raise _refuse("WB-LIMIT", _("the file is larger than %(mb)s MB") % {"mb": spec.MAX_FILE_BYTES // 2**20})
     if content.startswith(OLE2):
+        _bounded(content, "book.xls")
         return _read_xls(content)
     if content.startswith(b"PK\x03\x04"):
+        _ratio(content)
+        _bounded(content, "book.xlsx")
         return _read_xlsx(content)
     raise _refuse("WB-FILE", _("this file is not an Excel workbook (.xls or .xlsx)"))
+
+
+def _ratio(content: bytes) -> None:
+    """An .xlsx part compressed suspiciously well, or declaring XML entities, is refused before
+    anything is unpacked (with the workbook's own sentences)."""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(content))
+        infos = zf.infolist()
+        for i in infos:
+            if i.file_size > 2**20 and i.file_size > spec.MAX_RATIO * max(i.compress_size, 1):
+                raise _refuse("WB-LIMIT", _("the workbook is compressed suspiciously well (%(part)s)")
+                              % {"part": i.filename})
+            if i.filename.endswith((".xml", ".rels")):
+                with zf.open(i) as fh:
+                    if b"<!DOCTYPE" in fh.read(4096).upper():
+                        raise _refuse("WB-FILE", _("the workbook declares XML entities, which are refused"))
+    except WorkbookFileError:
+        raise
+    except Exception:  # noqa: BLE001 - a damaged file is the user's input: say so, never crash
+        raise _refuse("WB-FILE", _("the file is damaged or not an Excel workbook (.xlsx)")) from None
+
+
+def _bounded(content: bytes, name: str) -> None:
+    """Every sheet read once through the app's bounded spreadsheet reader (its limits: rows,
+    columns, characters, NUL, and for .xlsx zip members, unpacked size, XML elements, no entity
+    declarations) before the workbook's own reading (cell types, formulas, declared dimensions)."""
+    from tournaments.spreadsheets import SheetError, open_workbook
+
+    current = ""
+    try:
+        wb = open_workbook(content, name, spec.LIMITS)
+        if len(wb.sheet_names) > spec.MAX_SHEETS:
+            raise _refuse("WB-LIMIT", _("the workbook has more than %(n)s sheets") % {"n": spec.MAX_SHEETS})
+        for current in wb.sheet_names:
+            for _row in wb.rows(current):
+                pass
+    except SheetError as exc:
+        if exc.rule == "LIMIT" or exc.line is not None:  # a limit, or a cell that is not text (NUL)
+            cell = a1(exc.line - 1, 0) if exc.line else ""
+            raise _refuse("WB-LIMIT" if exc.rule == "LIMIT" else "WB-FILE", str(exc.message).rstrip("."),
+                          current, cell) from None
+        if name.endswith(".xls"):
+            raise _refuse("WB-FILE", _("the file is damaged or not an Excel 97-2003 workbook (.xls)")) from None
+        raise _refuse("WB-FILE", _("the file is damaged or not an Excel workbook (.xlsx)")) from None
 
 
 # ------------------------------------------------------------------ .xls

@@ -3,6 +3,10 @@ tables, seats, results and the standings as written), in one transaction per fil
 
 - **Idempotent** by the ranking's event id (first round date ``yyyyMMdd - Organizzatore``): the
   same content again changes nothing; changed content replaces that event (same tournament).
+- **A tournament run here and exported** (its export recorded the event's id) is recognised:
+  its own workbook, as exported or as it is now, changes nothing; a file that differs from it is
+  refused (the file or the tournament was edited since), never imported as a second tournament
+  and never replacing what was run and audited here.
 - **Players** are matched to known ones by national id, else by name + surname + date of birth
   (exactly, accents and case aside). Anyone else is created, and compared with the known players
   (:mod:`tournaments.identity`): probable duplicates are listed for a person to decide on the
@@ -169,6 +173,8 @@ def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: 
         return report
     digest = _digest(event)
     existing = WorkbookEvent.objects.filter(event_id=event.event_id).select_related("tournament").first()
+    if existing is not None and existing.imported_at is None:
+        return _run_here(existing, event, digest, report)
     if existing is not None and existing.digest == digest:
         report.status, report.tournament = UNCHANGED, existing.tournament.slug
         return report
@@ -189,6 +195,22 @@ def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: 
     transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
     selectors.invalidate(tournament.pk)
     _ranking_changed(event.year)
+    return report
+
+
+def _run_here(existing: WorkbookEvent, event: Event, digest: str, report: FileReport) -> FileReport:
+    """The workbook of a tournament run on this site (its export recorded the event id)."""
+    from .export import event_of
+
+    tournament = existing.tournament
+    report.tournament = tournament.slug
+    if digest in (existing.digest, _digest(event_of(tournament)[0])):
+        report.status = UNCHANGED
+        return report
+    report.issues.append(Issue("WB-FILE", params={"what": _(
+        "event %(id)s is the tournament “%(name)s” run on this site and this file differs from it (the "
+        "file or the tournament was edited after the export): correct the tournament on its own pages; "
+        "an import never replaces it") % {"id": event.event_id, "name": tournament.name}}))
     return report
 
 

@@ -11,9 +11,12 @@ serials with a date format (K-RANKING).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.spreadsheets import LIMITS as LIMITS_ALL
 
 TORNEO, ISCRITTI, CLASSIFICA = "TORNEO", "Iscritti", "Classifica Ridotta"
 ROUND_SUFFIX = "\u00b0 Turno"
@@ -64,14 +67,17 @@ def type_code(label: str) -> str | None:
     return next((code for code, name in TYPES.items() if name.casefold() == wanted), None)
 
 
-# Limits on what a file may declare or hold before it is read any further
-MAX_FILE_BYTES = 10 * 1024 * 1024  # the ranking's own download limit
-MAX_UNCOMPRESSED_BYTES = 60 * 1024 * 1024  # .xlsx: the sum of its parts once unzipped
+# Limits on what a file may declare or hold before it is read any further: the app's one set of
+# spreadsheet limits (tournaments.spreadsheets.LIMITS), the stricter where the workbook's own were
+# stricter (characters in a cell); sheets and the compression ratio are the workbook's only.
+LIMITS = replace(LIMITS_ALL, cell_chars=min(LIMITS_ALL.cell_chars, 1000))
+MAX_FILE_BYTES = LIMITS.upload_bytes
+MAX_UNCOMPRESSED_BYTES = LIMITS.uncompressed_bytes  # .xlsx: the sum of its parts once unzipped
 MAX_RATIO = 200  # .xlsx: uncompressed / compressed size of one part
 MAX_SHEETS = 80
-MAX_ROWS = 20000  # the national registry sheet of the template has about 3,000 rows
-MAX_COLS = 256  # an .xls sheet's own maximum
-MAX_CELL_CHARS = 1000
+MAX_ROWS = LIMITS.rows  # the national registry sheet of the template has about 3,000 rows
+MAX_COLS = LIMITS.columns  # an .xls sheet's own maximum is 256
+MAX_CELL_CHARS = LIMITS.cell_chars
 
 ERROR, WARNING = "error", "warning"
 

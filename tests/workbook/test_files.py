@@ -84,7 +84,7 @@ def test_bombs_are_refused_before_they_are_read(db: Any) -> None:
                 data = re.sub(rb'<dimension ref="[^"]*"\s*/>', b'<dimension ref="A1:XFD1048576"/>', data)
                 assert b"XFD1048576" in data
             zf.writestr(i, data)
-    assert "beyond 20000 rows" in _refusal(out.getvalue(), "x.xlsx")
+    assert "more rows than the 10.000 allowed" in _refusal(out.getvalue(), "x.xlsx")  # one set of limits
     # a row far down, and a huge cell, in .xls
     b = book()
     b.get("Iscritti").put(30000, 1, text("x"))  # type: ignore[union-attr]
@@ -207,3 +207,24 @@ def test_a_large_workbook_with_accents_and_symbols_reads_back_exactly() -> None:
     assert len(data) > 64 * 1024
     back = check(open_book(data, "big.xls")).event
     assert back is not None and back.registrants == ev.registrants
+
+
+@pytest.mark.parametrize("fmt", ["xls", "xlsx"])
+def test_the_apps_one_set_of_spreadsheet_limits_holds_for_workbooks(db: Any, fmt: str) -> None:
+    from tournaments.spreadsheets import LIMITS
+
+    def content(b: Any) -> bytes:
+        return write(b, fmt) if fmt == "xls" else write_xlsx(b)
+
+    # rows: the stricter of the two (the app's 10,000), with the sheet named
+    b = book()
+    b.get("Iscritti").put(LIMITS.rows + 500, 1, text("x"))  # type: ignore[union-attr]
+    refusal = _refusal(content(b), f"x.{fmt}")
+    assert "WB-LIMIT" in refusal and "10.000" in refusal
+    assert fmt == "xlsx" or "Iscritti" in refusal  # an .xlsx is measured whole before any sheet is read
+    # a NUL is not text, in a workbook as in any spreadsheet (an .xlsx cannot even hold one)
+    if fmt == "xls":
+        b = book()
+        b.get("TORNEO").put(6, 3, text("Note\x00"))  # type: ignore[union-attr]
+        assert "NUL" in _refusal(content(b), f"x.{fmt}")
+    assert Tournament.objects.count() == 0

@@ -147,3 +147,30 @@ def test_an_import_tells_the_national_ranking_which_year_changed(
     with django_capture_on_commit_callbacks(execute=True):
         assert importer.import_workbook(write(to_book(event())), "a.xls").status == "unchanged"
     assert asked == [2025]  # nothing changed: nothing to recompute
+
+
+@pytest.mark.parametrize("fmt", ["xls", "xlsx"])
+def test_a_tournament_exported_and_imported_on_the_same_site_stays_one_tournament(db: Any, fmt: str) -> None:
+    t = _event_in_app()
+    wb_export.remember_organizer(t, "MILANO [RCU]")
+    result = wb_export.export(t, fmt=fmt)
+    assert WorkbookEvent.objects.get(tournament=t).event_id == "20260509 - MILANO [RCU]"
+    expected = _ranking(t)
+    games = Game.objects.filter(tournament=t).count()
+
+    report = importer.import_workbook(result.content, result.filename)
+    assert (report.status, report.tournament) == ("unchanged", t.slug), [i.line() for i in report.issues]
+    assert Tournament.objects.count() == 1 and _ranking(t) == expected
+    assert Game.objects.filter(tournament=t).count() == games
+
+    # the file edited after the export: refused, the tournament run here is left as it is
+    from scoring.workbook.event import to_book
+    from scoring.workbook.files import write
+
+    edited = result.event
+    edited.name = "Altro nome"
+    report = importer.import_workbook(write(to_book(edited), fmt), result.filename)
+    assert report.status != "replaced" and report.errors
+    assert "run on this site" in report.errors[0].line()
+    assert Tournament.objects.count() == 1 and Tournament.objects.get().name == "Open di primavera"
+    assert _ranking(t) == expected
