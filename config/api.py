@@ -15,7 +15,6 @@ from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.utils import encoders
-from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.errors import DomainError
 from engine.exact import ExactEncoderMixin
@@ -32,6 +31,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return Response(detail, status=400)
+    # imported here: rest_framework.views reads the renderer setting, which names this module
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     return drf_exception_handler(exc, context)
 
 
