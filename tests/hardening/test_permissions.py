@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import transaction
 from django.test import Client
 
 from scoring.models import ResultSubmission
@@ -213,25 +214,35 @@ def test_writes_are_allowed_exactly_as_expected(demo_module: Tournament, db: Any
     clients = _clients(demo_module)
     problems = []
     for role in ROLES:  # least privileged first: a refused call changes nothing
-        for method in METHODS:
-            allowed_roles = None if expected == READ else expected.get(method)
-            audited = AuditEntry.objects.count()
-            response = _call(clients[role], method, url, route.is_api, body)
-            got = _outcome(response)
-            changed = AuditEntry.objects.count() != audited
-            what = f"{role} {method.upper()}"
-            if got.startswith("server error"):
-                problems.append(f"{what}: {got}")
-            elif allowed_roles is None:  # no such write here: nothing may change
-                if changed:
-                    problems.append(f"{what}: not a write route, yet it changed data ({got})")
-            elif role in allowed_roles:
-                if got in ("refused", "no such method"):
-                    problems.append(f"{what}: expected accepted, got {got}")
-            elif got != "refused" or changed:
-                problems.append(f"{what}: expected refused, got {got}"
-                                + (" and it changed data" if changed else ""))
+        # Each visitor meets the same state: a write accepted for one (the referee's role removed
+        # by the club admin) must not hide whether the next one (the organizer) may do it too.
+        with transaction.atomic():
+            _visit(clients[role], role, url, route.is_api, body, expected, problems)
+            transaction.set_rollback(True)
     assert problems == [], f"{route.name} {url}"
+
+
+def _visit(client: Client, role: str, url: str, api: bool, body: dict[str, Any], expected: Any,
+           problems: list[str]) -> None:
+    """One visitor calls ``url`` with every write method; what went wrong goes to ``problems``."""
+    for method in METHODS:
+        allowed_roles = None if expected == READ else expected.get(method)
+        audited = AuditEntry.objects.count()
+        response = _call(client, method, url, api, body)
+        got = _outcome(response)
+        changed = AuditEntry.objects.count() != audited
+        what = f"{role} {method.upper()}"
+        if got.startswith("server error"):
+            problems.append(f"{what}: {got}")
+        elif allowed_roles is None:  # no such write here: nothing may change
+            if changed:
+                problems.append(f"{what}: not a write route, yet it changed data ({got})")
+        elif role in allowed_roles:
+            if got in ("refused", "no such method"):
+                problems.append(f"{what}: expected accepted, got {got}")
+        elif got != "refused" or changed:
+            problems.append(f"{what}: expected refused, got {got}"
+                            + (" and it changed data" if changed else ""))
 
 
 # --- reads: what each visitor may see ----------------------------------------------------------
