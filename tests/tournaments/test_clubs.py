@@ -72,6 +72,8 @@ def test_a_club_admin_organises_their_clubs_tournaments_and_no_other(world) -> N
 
 def test_a_club_admin_appoints_referees_with_the_usual_invitations(world) -> None:
     c = _client(world["admin_a"])
+    staff = c.get("/t/torneo-alfa/staff/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "the club's admins are organizers of this tournament too" in staff
     r = c.post("/t/torneo-alfa/staff/invitations/", {"invite-role": "referee"})
     assert r.status_code == 302 and Invitation.objects.filter(tournament=world["ta"]).count() == 1
     assert c.post("/t/torneo-beta/staff/invitations/", {"invite-role": "referee"}).status_code == 403
