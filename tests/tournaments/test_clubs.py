@@ -22,7 +22,7 @@ from tests.factories.tournaments import (
     UserFactory,
 )
 from tournaments import clubs
-from tournaments.models import AuditEntry, Club, ClubRole, Invitation, Tournament
+from tournaments.models import AuditEntry, Club, ClubRole, Invitation, Player, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.privacy import manages_player
 
@@ -201,3 +201,17 @@ def test_club_pages_show_names_and_events_only(world) -> None:
     assert anon.get("/clubs/999999/").status_code == 404
     assert anon.post("/clubs/new/", {"name": "X", "admin": "y"}).status_code == 302  # login
     assert not Club.objects.filter(name="X").exists()
+
+
+def test_a_club_tournaments_backup_keeps_its_organising_club(world) -> None:
+    from tournaments import backup
+
+    tournament = TournamentFactory(club=world["a"], name="Senza giocatori", slug="senza-giocatori")
+    doc = backup.export_tournament(tournament)
+    for model, _path in reversed(backup.tournament_models()):
+        model.objects.all().delete()
+    Player.objects.all().delete()
+    Club.objects.all().delete()  # the new laptop: no club, no club admin
+    restored = backup.import_tournament(doc)
+    assert restored.club is not None and restored.club.name == "Circolo Alfa"
+    assert not ClubRole.objects.exists()  # a club's admins are not part of an event's backup
