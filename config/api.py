@@ -25,6 +25,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return Response(detail, status=400)
+    # imported here: rest_framework.views reads the renderer setting, which names this module
+
     return drf_exception_handler(exc, context)
 
 

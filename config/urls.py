@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("tables.referee_urls")),
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
+    path("clubs/", include("tournaments.club_urls")),
     path("", include("tournaments.urls")),
 ]
 

@@ -6,6 +6,7 @@ from .models import (
     AuditEntry,
     CheckIn,
     Club,
+    ClubRole,
     Invitation,
     Player,
     Registration,
@@ -18,6 +19,17 @@ from .models import (
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "city", "region"]
     search_fields = ["name", "city"]
+
+
+@admin.register(ClubRole)
+class ClubRoleAdmin(admin.ModelAdmin):
+    """Club admins (the federation's pages and ``manage.py create_club`` do the same, audited)."""
+
+    list_display = ["club", "user", "role", "created_at"]
+    list_filter = ["role", "club"]
+    search_fields = ["club__name", "user__username"]
+    list_select_related = ["club", "user"]
+    autocomplete_fields = ["user"]
 
 
 @admin.register(Player)

@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import PermissionDeniedError
+from config.errors import DomainError, PermissionDeniedError
 
 from . import selectors, services
 from .models import AccessLink, CheckIn, Club, Player, Registration, Tournament, TournamentRole
@@ -63,12 +63,17 @@ class TournamentSerializer(serializers.ModelSerializer):
     start_times = serializers.ListField(child=serializers.CharField(), required=False)
     status = serializers.CharField(read_only=True)
     slug = serializers.SlugField(required=False)
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), required=False, allow_null=True,
+        help_text="The organising club's id, chosen at creation: a club you administer "
+                  "(federation admins and staff: any). Its admins organise the tournament.",
+    )
 
     class Meta:
         model = Tournament
         fields = [
             "id", "slug", "name", "date", "venue", "format", "ruleset", "ruleset_overrides",
-            "scoring_system", "games_count", "start_times", "capacity", "event_type", "status",
+            "scoring_system", "games_count", "start_times", "capacity", "event_type", "status", "club",
         ]
         extra_kwargs = {"event_type": {"help_text": "The national ranking type (Tipologia, K-RANKING); "
                                                      "empty: the format's."}}
@@ -213,6 +218,9 @@ class TournamentDetail(TournamentScoped, generics.RetrieveUpdateAPIView):
     def perform_update(self, serializer: Any) -> None:
         data = dict(serializer.validated_data)
         data.pop("slug", None)
+        if "club" in data and data.pop("club") != self.get_tournament().club:
+            raise DomainError(_("The organising club is chosen when the tournament is created."),
+                              field="club", rule="ROLE")
         serializer.instance = services.update_tournament(self.get_tournament(),
                                                          actor=self.request.user, **data)
 

@@ -37,7 +37,9 @@ SHARED = (Club, Player)  # not owned by one tournament: exported as far as it re
 # Not part of a tournament's backup: the national ranking is computed from the finished
 # tournaments of a year (recomputed when one is restored) and its blacklist spans tournaments.
 NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scoring.NationalRankingEvent",
-                 "scoring.RankingBlacklist")
+                 "scoring.RankingBlacklist",
+                 # a club's admins belong to the club, not to one of its tournaments
+                 "tournaments.ClubRole")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 
@@ -113,7 +115,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     player_ids = {getattr(o, f.attname) for o in owned for f in o._meta.concrete_fields
                   if f.is_relation and f.related_model is Player} - {None}
     players = list(Player.objects.filter(pk__in=player_ids).order_by("pk"))
-    clubs = list(Club.objects.filter(pk__in={p.club_id for p in players} - {None}).order_by("pk"))
+    club_ids = {p.club_id for p in players} | {tournament.club_id}  # the organising club too
+    clubs = list(Club.objects.filter(pk__in=club_ids - {None}).order_by("pk"))
     users = get_user_model().objects.filter(pk__in=_users_referenced(owned)).order_by("username")
     rows = serializers.serialize("python", [*clubs, *players, *owned],
                                  use_natural_foreign_keys=True)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from config.errors import DomainError
 
 from .dates import DateField
-from .models import Tournament, TournamentRole
+from .models import Club, Tournament, TournamentRole
 from .spreadsheets import LIMITS
 
 
@@ -59,6 +59,44 @@ class TournamentForm(forms.Form):
             "games_count": t.games_count, "start_times": ", ".join(t.start_times or []),
             "capacity": t.capacity, "event_type": t.event_type,
         }
+
+
+class TournamentCreateForm(TournamentForm):
+    """A new tournament: a club admin also picks the organising club among their clubs (whose
+    admins then organise it); the field is absent for whoever administers none."""
+
+    club = forms.ModelChoiceField(
+        label=_("Organising club"), queryset=Club.objects.none(), required=False,
+        empty_label=_("No club"),
+        help_text=_("The club's admins organise the tournament with you."),
+    )
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from .clubs import administered_clubs
+
+        clubs = administered_clubs(user)
+        if not clubs.exists():
+            del self.fields["club"]
+            return
+        field = self.fields["club"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = clubs
+        if clubs.count() == 1 and not getattr(user, "is_staff", False):
+            field.initial = clubs.first()
+
+
+class ClubSetupForm(forms.Form):
+    name = forms.CharField(label=_("Club name"), max_length=120)
+    city = forms.CharField(label=_("City"), max_length=120, required=False)
+    region = forms.CharField(label=_("Region"), max_length=60, required=False)
+    admin = forms.CharField(label=_("Admin's username"), max_length=150,
+                            help_text=_("Created when missing, without a password: the server's operator "
+                                        "sets it (python manage.py changepassword USERNAME)."))
+
+
+class ClubAdminForm(forms.Form):
+    admin = forms.CharField(label=_("Username"), max_length=150)
 
 
 class RegistrationForm(forms.Form):

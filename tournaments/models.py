@@ -350,6 +350,35 @@ class AccessLink(models.Model):
         return self.revoked_at is None
 
 
+class ClubRole(models.Model):
+    """A user's role in a club. A club admin organises every tournament whose organising club is
+    theirs (``permissions.is_organizer``) and appoints its organizers and referees. Federation
+    admins (``clubs.is_federation_admin``) create clubs and appoint or remove their admins."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("Club admin")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="roles",
+                             verbose_name=_("club"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.ADMIN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club__name", "user__username"]
+        verbose_name = _("club role")
+        verbose_name_plural = _("club roles")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_role_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} – {self.user} ({self.role})"
+
+
 class AuditEntry(models.Model):
     """Who did what, when, with the state before and after (every result change, every
     registration change, every organizer correction)."""

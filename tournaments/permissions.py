@@ -2,6 +2,8 @@
 
 - organizer: owns the tournament (or was added as co-organizer); may do everything in it;
 - referee: records and enters results within *their* tournaments only;
+- club admin: an organizer of every tournament whose organising club (``Tournament.club``) is
+  their club (``ClubRole``), through this same check: there is no second list;
 - anyone else (players, anonymous): reads public pages; players act through private links.
 """
 
@@ -21,7 +23,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from config.errors import PermissionDeniedError
 
-from .models import Tournament, TournamentRole
+from .models import ClubRole, Tournament, TournamentRole
 
 
 def _role(user: Any, tournament: Tournament) -> str | None:
@@ -40,11 +42,16 @@ def _role(user: Any, tournament: Tournament) -> str | None:
     if cache is None:
         cache = user._tournament_roles = {}
     if tournament.pk not in cache:
-        cache[tournament.pk] = (
+        role = (
             TournamentRole.objects.filter(tournament=tournament, user=user)
             .values_list("role", flat=True)
             .first()
         )
+        if (role != TournamentRole.Role.ORGANIZER and tournament.club_id is not None
+                and ClubRole.objects.filter(club_id=tournament.club_id, user=user,
+                                            role=ClubRole.Role.ADMIN).exists()):
+            role = TournamentRole.Role.ORGANIZER  # the organising club's admin
+        cache[tournament.pk] = role
     return cache[tournament.pk]
 
 

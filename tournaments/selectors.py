@@ -10,6 +10,7 @@ from .models import (
     AccessLink,
     AuditEntry,
     CheckIn,
+    ClubRole,
     Player,
     Registration,
     Tournament,
@@ -36,6 +37,8 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
         visible |= Q(pk=scope)
     elif getattr(user, "is_authenticated", False):
         visible |= Q(pk__in=TournamentRole.objects.filter(user=user).values("tournament_id"))
+        # drafts of the clubs they administer (club admins organise them)
+        visible |= Q(club_id__in=ClubRole.objects.filter(user=user).values("club_id"))
     return qs.filter(visible)
 
 

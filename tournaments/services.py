@@ -185,6 +185,14 @@ def create_tournament(*, actor: Any, **fields: Any) -> Tournament:
     if not getattr(actor, "is_authenticated", False):
         raise PermissionDeniedError(_("Log in to create a tournament."), rule="ROLE")
     fields.setdefault("date", timezone.localdate())
+    club = fields.pop("club", None)  # the organising club: one the actor administers
+    if club is not None and not isinstance(club, Club):
+        club = Club.objects.filter(pk=club).first() if str(club).isdigit() else None
+        if club is None:
+            raise DomainError(_("Unknown club."), field="club", rule="ROLE")
+    from .clubs import check_organising_club
+
+    check_organising_club(actor, club)
     data = _validate_tournament_fields(fields)
     unknown = set(data) - set(EDITABLE_FIELDS) - {"slug"}
     if unknown:
@@ -205,12 +213,15 @@ def create_tournament(*, actor: Any, **fields: Any) -> Tournament:
         data["start_times"] = _clean_start_times(data["start_times"], games)
     elif games != 3:
         data["start_times"] = []
-    tournament = Tournament.objects.create(slug=slug, created_by=actor, **data)
+    tournament = Tournament.objects.create(slug=slug, created_by=actor, club=club, **data)
     TournamentRole.objects.create(
         tournament=tournament, user=actor, role=TournamentRole.Role.ORGANIZER
     )
+    after = tournament_snapshot(tournament)
+    if club is not None:
+        after["club"] = club.name
     audit.record(actor=actor, action="tournament.create", obj=tournament, tournament=tournament,
-                 after=tournament_snapshot(tournament))
+                 after=after)
     return tournament
 
 

@@ -26,6 +26,7 @@ from .forms import (
     OrganizerRegistrationForm,
     RegistrationForm,
     RoleForm,
+    TournamentCreateForm,
     TournamentForm,
     add_domain_error,
 )
@@ -141,7 +142,7 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
 def tournament_create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    form = TournamentForm(request.POST or None)
+    form = TournamentCreateForm(request.POST or None, user=request.user)
     if request.method == "POST":
         if form.is_valid():
             try:

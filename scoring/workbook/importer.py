@@ -131,8 +131,9 @@ def _may_replace(actor: Any, tournament: Tournament) -> bool:
         return True
     if getattr(actor, "is_staff", False):
         return True
-    return TournamentRole.objects.filter(tournament=tournament, user=actor,
-                                         role=TournamentRole.Role.ORGANIZER).exists()
+    from tournaments.permissions import is_organizer
+
+    return is_organizer(actor, tournament)  # its organizers, its organising club's admins
 
 
 def _slug(event: Event, own: int | None) -> str:

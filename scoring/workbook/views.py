@@ -56,10 +56,14 @@ def workbook_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def may_import(user: Any) -> bool:
-    """Staff, or anyone who organizes a tournament here."""
+    """Staff, or anyone who organizes a tournament here (club admins organise their club's)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return bool(user.is_staff) or TournamentRole.objects.filter(user=user, role=TournamentRole.Role.ORGANIZER).exists()
+    from tournaments.models import ClubRole
+
+    return (bool(user.is_staff)
+            or TournamentRole.objects.filter(user=user, role=TournamentRole.Role.ORGANIZER).exists()
+            or ClubRole.objects.filter(user=user, role=ClubRole.Role.ADMIN).exists())
 
 
 def _uploaded(files: list[Any]) -> list[tuple[str, bytes | Any]]:

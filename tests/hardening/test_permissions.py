@@ -1,9 +1,11 @@
 """Permissions, generated from the URL configuration.
 
 Every route of the project (``urlmap.all_routes()``) is called with every write method
-(POST, PUT, PATCH, DELETE) by six visitors: anonymous, a player (their private link opened in the
-browser), the referee of another tournament, the organizer of another tournament, the referee of
-this tournament and its organizer. ``EXPECTED`` says, per route, which visitors may write;
+(POST, PUT, PATCH, DELETE) by nine visitors: anonymous, a player (their private link opened in the
+browser), the referee of another tournament, the organizer of another tournament, the admin of
+another club (which organises that other tournament), a federation admin (sets up clubs, organises
+no tournament), the referee of this tournament, the admin of its organising club and its
+organizer. ``EXPECTED`` says, per route, which visitors may write;
 everyone else must be refused (401/403, a 404, or the login page). A route that only reads must
 change nothing, whatever the method (the audit log, which records every change, must not grow).
 A route missing from ``EXPECTED`` fails the test.
@@ -15,17 +17,22 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
 from django.test import Client
 
 from scoring.models import ResultSubmission
 from tests.hardening.urlmap import BODY, World, all_routes, demo_world, url_of
-from tournaments.models import AccessLink, AuditEntry, Tournament, TournamentRole
+from tournaments.clubs import FEDERATION_GROUP
+from tournaments.models import AccessLink, AuditEntry, Club, ClubRole, Tournament, TournamentRole
 
-ROLES = ["anonymous", "player", "referee_other", "organizer_other", "referee", "organizer"]
+ROLES = ["anonymous", "player", "referee_other", "organizer_other", "club_admin_other", "federation",
+         "referee", "club_admin", "organizer"]
 ANY = set(ROLES)
 SIGNED_IN = ANY - {"anonymous", "player"}
-REFEREE = {"referee", "organizer"}
-ORGANIZER = {"organizer"}
+ORGANIZER = {"organizer", "club_admin"}  # the organising club's admins organise it
+REFEREE = {"referee"} | ORGANIZER
+FEDERATION = {"federation"}
 READ = "read"  # no write method at all
 
 # route name -> {method: roles that may use it} or READ.
@@ -94,8 +101,8 @@ EXPECTED: dict[str, Any] = {
     # The event workbook: the organizer's name (organizer); importing past events (anyone who
     # organizes a tournament, or staff).
     "scoring:workbook": {"post": ORGANIZER}, "scoring-api-workbook": READ, "scoring-api-workbook-file": READ,
-    "scoring:workbook-import": {"post": {"organizer", "organizer_other"}},
-    "scoring-api-workbook-import": {"post": {"organizer", "organizer_other"}},
+    "scoring:workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
+    "scoring-api-workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
     "scoring:national-export": READ, "ranking-api-years": READ, "ranking-api-year": READ,
@@ -124,6 +131,9 @@ EXPECTED: dict[str, Any] = {
     "tournaments:invitation": {"post": set()}, "tournaments:setup": {"post": set()},
     "tables:slips": {"post": ORGANIZER}, "tables:game_clocks": {"post": ORGANIZER},
     "tables:player_home": READ, "tables:clock_settings": {"post": ORGANIZER},
+    # clubs: public pages; only a federation admin sets up clubs and appoints or removes admins
+    "clubs:list": READ, "clubs:detail": READ, "clubs:create": {"post": FEDERATION},
+    "clubs:admin_add": {"post": FEDERATION}, "clubs:admin_remove": {"post": FEDERATION},
 }
 METHODS = ["post", "put", "patch", "delete"]
 
@@ -135,7 +145,15 @@ def _clients(t: Tournament) -> dict[str, Client]:
     org_other = users.create_user("org-altro", password="x")
     TournamentRole.objects.create(tournament=other, user=ref_other, role="referee")
     TournamentRole.objects.create(tournament=other, user=org_other, role="organizer")
-    world = demo_world()
+    world = demo_world()  # the demo tournament is run by a club
+    other.club = Club.objects.create(name="Altro circolo")
+    other.save(update_fields=["club"])
+    admin = users.create_user("admin-circolo", password="x")
+    admin_other = users.create_user("admin-altro-circolo", password="x")
+    ClubRole.objects.create(club_id=world.club, user=admin)
+    ClubRole.objects.create(club=other.club, user=admin_other)
+    federation = users.create_user("federazione", password="x")
+    federation.groups.add(Group.objects.get_or_create(name=FEDERATION_GROUP)[0])
     sub = ResultSubmission.objects.get(pk=world.result)
     sub.entered_by = None  # entered by someone else than the visitors (CONFIRM: not by its author)
     sub.save(update_fields=["entered_by"])
@@ -147,6 +165,7 @@ def _clients(t: Tournament) -> dict[str, Client]:
     for role, user in [
         ("referee_other", ref_other), ("organizer_other", org_other),
         ("referee", users.get(username="arbitro")), ("organizer", users.get(username="organizzatore")),
+        ("club_admin", admin), ("club_admin_other", admin_other), ("federation", federation),
     ]:
         c = Client()
         c.force_login(user)
@@ -197,32 +216,43 @@ def test_writes_are_allowed_exactly_as_expected(demo_module: Tournament, db: Any
     clients = _clients(demo_module)
     problems = []
     for role in ROLES:  # least privileged first: a refused call changes nothing
-        for method in METHODS:
-            allowed_roles = None if expected == READ else expected.get(method)
-            audited = AuditEntry.objects.count()
-            response = _call(clients[role], method, url, route.is_api, body)
-            got = _outcome(response)
-            changed = AuditEntry.objects.count() != audited
-            what = f"{role} {method.upper()}"
-            if got.startswith("server error"):
-                problems.append(f"{what}: {got}")
-            elif allowed_roles is None:  # no such write here: nothing may change
-                if changed:
-                    problems.append(f"{what}: not a write route, yet it changed data ({got})")
-            elif role in allowed_roles:
-                if got in ("refused", "no such method"):
-                    problems.append(f"{what}: expected accepted, got {got}")
-            elif got != "refused" or changed:
-                problems.append(f"{what}: expected refused, got {got}"
-                                + (" and it changed data" if changed else ""))
+        # Each visitor meets the same state: a write accepted for one (the referee's role removed
+        # by the club admin) must not hide whether the next one (the organizer) may do it too.
+        with transaction.atomic():
+            _visit(clients[role], role, url, route.is_api, body, expected, problems)
+            transaction.set_rollback(True)
     assert problems == [], f"{route.name} {url}"
 
 
+def _visit(client: Client, role: str, url: str, api: bool, body: dict[str, Any], expected: Any,
+           problems: list[str]) -> None:
+    """One visitor calls ``url`` with every write method; what went wrong goes to ``problems``."""
+    for method in METHODS:
+        allowed_roles = None if expected == READ else expected.get(method)
+        audited = AuditEntry.objects.count()
+        response = _call(client, method, url, api, body)
+        got = _outcome(response)
+        changed = AuditEntry.objects.count() != audited
+        what = f"{role} {method.upper()}"
+        if got.startswith("server error"):
+            problems.append(f"{what}: {got}")
+        elif allowed_roles is None:  # no such write here: nothing may change
+            if changed:
+                problems.append(f"{what}: not a write route, yet it changed data ({got})")
+        elif role in allowed_roles:
+            if got in ("refused", "no such method"):
+                problems.append(f"{what}: expected accepted, got {got}")
+        elif got != "refused" or changed:
+            problems.append(f"{what}: expected refused, got {got}"
+                            + (" and it changed data" if changed else ""))
+
+
 # --- reads: what each visitor may see ----------------------------------------------------------
-# Secrets and personal data that only the tournament's organizers may read (and, for a game's
-# secret seed, nobody while the game runs). Every route is read (GET) by every visitor but the
-# organizer; none of these may appear in what they get back.
-NOT_FOR = {"anonymous", "player", "referee_other", "organizer_other", "referee"}
+# Secrets and personal data that only the tournament's organizers (its club's admins included) may
+# read (and, for a game's secret seed, nobody while the game runs). Every route is read (GET) by
+# every visitor but the organizer and the club admin; none of these may appear in what they get.
+NOT_FOR = {"anonymous", "player", "referee_other", "organizer_other", "club_admin_other", "federation",
+           "referee"}
 
 
 def _secrets(t: Tournament) -> dict[str, str]:

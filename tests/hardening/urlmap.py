@@ -54,6 +54,7 @@ class World:
     table2: int  # pk of a table of game 2 (running)
     result: int
     token: str
+    club: int = 0  # the demo tournament's organising club
 
 
 def _game(w: World, extra: dict[str, Any] | None = None, number: int = 2) -> dict[str, Any]:
@@ -158,7 +159,20 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "tables:slips": _game, "tables:game_clocks": _game,
     "tables:player_home": lambda w: {"slug": w.slug},
     "tables:clock_settings": lambda w: {"slug": w.slug},
+    "clubs:list": lambda w: {}, "clubs:create": lambda w: {},
+    "clubs:detail": lambda w: {"pk": w.club}, "clubs:admin_add": lambda w: {"pk": w.club},
+    "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
 }
+
+
+def _club_role(w: World) -> int:
+    """An admin of the demo club made to be removed (not one of the visitors)."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import ClubRole
+
+    user, _ = get_user_model().objects.get_or_create(username="admin-da-rimuovere")
+    return ClubRole.objects.get_or_create(club_id=w.club, user=user)[0].pk
 
 
 def _invitation(w: World) -> int:
@@ -174,6 +188,8 @@ BODY: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:link_create": lambda w: {"kind": "player", "registration": w.registration},
     "tournaments:invitation_create": lambda w: {"invite-role": "referee"},
     "api-invitations": lambda w: {"role": "referee"},
+    "clubs:create": lambda w: {"name": "Circolo Nuovo", "admin": "nuovo-admin"},
+    "clubs:admin_add": lambda w: {"admin": "nuovo-admin"},
 }
 
 
@@ -194,6 +210,11 @@ def demo_world() -> World:
     from tournaments.models import AccessLink, Registration, Tournament, TournamentRole
 
     t = Tournament.objects.get(slug=demo.SLUG)
+    if t.club_id is None:  # run by a club: its admins organise it (tests/hardening/test_permissions.py)
+        from tournaments.models import Club
+
+        t.club = Club.objects.get_or_create(name="Circolo demo")[0]
+        t.save(update_fields=["club"])
     reg = Registration.objects.filter(tournament=t).order_by("pk").last()
     assert reg is not None
     role = TournamentRole.objects.filter(tournament=t, role="referee").first()
@@ -209,5 +230,5 @@ def demo_world() -> World:
         slug=t.slug, registration=reg.pk, role=role.pk, link=link.pk, player=reg.player_id,
         table1=table1.pk,
         table2=tables.filter(game__number=2).first().pk,  # type: ignore[union-attr]
-        result=result.pk, token=link.token,
+        result=result.pk, token=link.token, club=t.club_id or 0,
     )

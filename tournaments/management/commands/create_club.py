@@ -1,0 +1,38 @@
+"""``python manage.py create_club NAME --admin USERNAME [--city CITY] [--region REGION]``.
+
+The club named NAME (created when missing) with USERNAME as its admin (the account created,
+without a password, when missing): the way a server's operator sets up the first clubs. Audited
+like the federation admin's pages (``tournaments.clubs.set_up_club``). Bad input: exit code 2
+with a one-line reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from config.errors import DomainError
+from tournaments import clubs
+
+
+class Command(BaseCommand):
+    help = "Create a club (when missing) and appoint its admin (the user created when missing)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("name", help="The club's name (an existing club is matched ignoring case).")
+        parser.add_argument("--admin", required=True, metavar="USERNAME", help="The club's admin.")
+        parser.add_argument("--city", default="", help="The club's city (new clubs only).")
+        parser.add_argument("--region", default="", help="The club's region (new clubs only).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            setup = clubs.set_up_club(actor=None, name=options["name"], admin_username=options["admin"],
+                                      city=options["city"], region=options["region"])
+        except DomainError as exc:
+            raise CommandError(f"{exc.field}: {exc.message}", returncode=2) from None
+        club, user = setup.club, setup.user.get_username()
+        self.stdout.write(f"Club {'created' if setup.club_created else 'found'}: {club.name} (id {club.pk})")
+        self.stdout.write(f"{user} is an admin of {club.name}.")
+        if setup.user_created or not setup.user.has_usable_password():
+            self.stdout.write(f"Set {user}'s password with: python manage.py changepassword {user}")
