@@ -37,7 +37,9 @@ SHARED = (Club, Player)  # not owned by one tournament: exported as far as it re
 # Not part of a tournament's backup: the national ranking is computed from the finished
 # tournaments of a year (recomputed when one is restored) and its blacklist spans tournaments.
 NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scoring.NationalRankingEvent",
-                 "scoring.RankingBlacklist")
+                 "scoring.RankingBlacklist",
+                 # Publishing: tokens and received copies belong to the instance, not to an event.
+                 "tournaments.ClubToken", "tournaments.PublishedTournament")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 
