@@ -19,7 +19,7 @@ import uuid
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
@@ -260,3 +260,86 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
         row.published_at = now
         row.save()
         return "updated", row
+
+
+# --- sending (laptop side) ----------------------------------------------------------------------
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+class Refused(Exception):
+    """The instance (or the address) refused the publish: one line saying why."""
+
+
+def endpoint(base: str, slug: str) -> str:
+    """The instance's publish address; plain http only to this machine (tests, a local proxy)."""
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(base.strip())
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise Refused(_("The instance's address must start with https://."))
+    if parts.scheme == "http" and parts.hostname not in LOCAL_HOSTS:
+        raise Refused(_("Refusing plain http: publish over https:// (http only to localhost)."))
+    return base.strip().rstrip("/") + f"/api/publish/tournaments/{urllib.parse.quote(slug)}/"
+
+
+def _send(url: str, token: str, body: bytes, timeout: float) -> tuple[int, dict[str, Any]]:
+    import json
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, data=body, method="PUT", headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json",
+        "Accept": "application/json",
+        # the instance's refusals come back in the language of whoever publishes
+        "Accept-Language": translation.get_language() or "en"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (scheme checked)
+            data = json.loads(response.read() or b"{}")
+            return response.status, data if isinstance(data, dict) else {}
+    except urllib.error.HTTPError as exc:
+        try:
+            data = json.loads(exc.read() or b"{}")
+        except ValueError:
+            data = {}
+        return exc.code, data if isinstance(data, dict) else {}
+
+
+def publish_to(tournament: Tournament, base: str, token: str, *, attempts: int = 6, backoff: float = 1.0,
+               timeout: float = 60.0, on_retry: Any = None) -> dict[str, Any]:
+    """Send ``tournament`` to the instance at ``base``. Network failures (no connection, timeout,
+    HTTP 5xx or 429) are retried ``attempts`` times in all, the pause doubling from ``backoff``
+    seconds; a refusal raises :class:`Refused` at once. Returns the instance's answer."""
+    import time
+    import urllib.error
+
+    url = endpoint(base, tournament.slug)
+    try:
+        document = prepare(tournament)
+    except DomainError as exc:
+        raise Refused(f"{exc.message} [{exc.rule}]") from exc
+    body = exact.dumps(document, ensure_ascii=False).encode("utf-8")
+    attempts, pause = max(1, attempts), max(0.0, backoff)
+    status, data = 0, {}
+    for attempt in range(1, attempts + 1):
+        try:
+            status, data = _send(url, token, body, timeout)
+        except (urllib.error.URLError, OSError) as exc:
+            status, data = 0, {"detail": _("network: %(reason)s") % {"reason": getattr(exc, "reason", exc)}}
+        if 200 <= status < 300:
+            PublishState.objects.filter(tournament=tournament).update(
+                last_published_at=timezone.now(), last_target=base.strip()[:300])
+            return data
+        if status and status < 500 and status != 429:
+            named = [k for k in data if k not in ("rule", "detail")]
+            field = " " + _("(field %(field)s)") % {"field": named[0]} if named else ""
+            rule = f" [{data['rule']}]" if data.get("rule") else ""
+            raise Refused(_("Refused, HTTP %(status)s: %(detail)s") % {
+                "status": status, "detail": data.get("detail", "")} + field + rule)
+        if attempt < attempts:
+            if on_retry is not None:
+                on_retry(attempt, attempts, data.get("detail") or status, pause)
+            time.sleep(pause)
+            pause *= 2
+    raise Refused(_("Not published after %(n)s attempts: %(reason)s") % {
+        "n": attempts, "reason": data.get("detail") or status})

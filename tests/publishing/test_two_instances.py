@@ -197,7 +197,7 @@ def test_refusals_wrong_revoked_other_club_and_edited_here(instance: Instance, e
            f"p = P.objects.get(slug='{t.slug}'); p.payload['tournament']['name'] = 'Edited'; p.save()")
     add_second_game(event)
     message = refused(instance, t.slug, event["token"])
-    assert "HTTP 409" in message and "edited" in message
+    assert "HTTP 409" in message and "PUBLISH-CONFLICT" in message
     manage("club_token", event["club"].name, "--revoke")
     assert "HTTP 401" in refused(instance, t.slug, event["token"])
     manage("shell", "-c", f"from tournaments.models import Club; Club.objects.filter(name='{event['club'].name} B').delete()")
