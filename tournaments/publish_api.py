@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -60,7 +61,11 @@ class PublishTournament(APIView):
         except (ValueError, UnicodeDecodeError):
             raise publishing.DomainError(_("The body is not valid JSON."), field="body",
                                          rule="PUBLISH") from None
-        outcome, row = publishing.receive(token, slug, document)
+        try:
+            outcome, row = publishing.receive(token, slug, document)
+        except IntegrityError:  # the same tournament published twice at the same moment
+            raise publishing.ConflictError(_("Another publish of this tournament is in progress: try again."),
+                                           field="source_id", rule="PUBLISH-CONFLICT") from None
         return Response({"status": outcome, "slug": row.slug, "sequence": row.sequence,
                          "digest": row.published_digest},
                         status=201 if outcome == "created" else 200)
