@@ -173,3 +173,13 @@ def test_publish_command_refuses_plain_http_to_another_host(event: dict[str, Any
         call_command("publish_tournament", event["t"].slug, "--to", "http://example.org",
                      "--token", event["token"])
     assert err.value.returncode == 2 and "https" in str(err.value)
+
+
+def test_the_stable_id_travels_with_the_laptops_backup(event: dict[str, Any]) -> None:
+    from tournaments import backup
+
+    document = backup.export_tournament(event["t"])
+    states = [o for o in document["objects"] if o["model"] == "tournaments.publishstate"]
+    assert [s["fields"]["source_id"] for s in states] == [event["doc"]["source_id"]]
+    assert not [o for o in document["objects"] if o["model"] in ("tournaments.clubtoken",
+                                                                 "tournaments.publishedtournament")]
