@@ -10,6 +10,7 @@ from .models import (
     Invitation,
     Player,
     PublishedTournament,
+    PublishState,
     Registration,
     Tournament,
     TournamentRole,
@@ -124,3 +125,11 @@ class PublishedTournamentAdmin(admin.ModelAdmin):
 
     list_display = ("name", "slug", "club", "sequence", "published_at")
     readonly_fields = ("source_id", "sequence", "digest", "published_digest", "published_at")
+
+
+@admin.register(PublishState)
+class PublishStateAdmin(admin.ModelAdmin):
+    """On a laptop: where each tournament was last published, under which stable id."""
+
+    list_display = ("tournament", "sequence", "last_published_at", "last_target")
+    readonly_fields = ("tournament", "source_id", "sequence", "last_digest", "last_published_at", "last_target")
