@@ -231,6 +231,8 @@ SPECTACULAR_SETTINGS = {
 # (tournaments.spreadsheets.LIMITS.upload_bytes) plus the form around it.
 REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=6 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES  # non-file body (JSON, form fields)
+# One published tournament (docs/publishing.md): HTTP 413 above it.
+PUBLISH_MAX_BYTES = env.int("PUBLISH_MAX_BYTES", default=5 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # larger uploads spill to a temporary file
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 DATA_UPLOAD_MAX_NUMBER_FILES = 10

@@ -39,7 +39,9 @@ SHARED = (Club, Player)  # not owned by one tournament: exported as far as it re
 NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scoring.NationalRankingEvent",
                  "scoring.RankingBlacklist",
                  # a club's admins belong to the club, not to one of its tournaments
-                 "tournaments.ClubRole")
+                 "tournaments.ClubRole",
+                 # Publishing: tokens and received copies belong to the instance, not to an event.
+                 "tournaments.ClubToken", "tournaments.PublishedTournament")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 

@@ -122,6 +122,9 @@ EXPECTED: dict[str, Any] = {
     "tournaments:link_create": {"post": ORGANIZER},
     "tournaments:link_revoke": {"post": ORGANIZER},
     "tournaments:audit": READ,
+    # Publishing: the instance takes a club's Bearer token only, never a session (no role may PUT);
+    # on the laptop, the Publish page is the organizer's.
+    "api-publish": {"put": set()}, "tournaments:publish": {"post": ORGANIZER},
     "tournaments:checkin_bulk": {"post": REFEREE},
     "api-invitations": {"post": ORGANIZER}, "api-invitation-revoke": {"post": ORGANIZER},
     "tournaments:invitation_create": {"post": ORGANIZER},

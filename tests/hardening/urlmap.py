@@ -73,6 +73,8 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-player": lambda w: {"pk": w.player},
     "api-tournaments": lambda w: {}, "api-tournament": lambda w: {"slug": w.slug},
     "api-tournament-status": lambda w: {"slug": w.slug},
+    "api-publish": lambda w: {"slug": w.slug},
+    "tournaments:publish": lambda w: {"slug": w.slug},
     "api-registrations": lambda w: {"slug": w.slug},
     "api-registrations-import": lambda w: {"slug": w.slug},
     "api-registrations-export": lambda w: {"slug": w.slug},

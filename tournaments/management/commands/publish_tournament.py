@@ -1,0 +1,43 @@
+"""``python manage.py publish_tournament SLUG --to URL --token TOKEN``: send a tournament run on
+this laptop to the clubs' shared instance (docs/publishing.md). One PUT carries the whole
+tournament and the instance stores it in one transaction, so an interrupted publish is simply
+run again. Network failures are retried with growing pauses (bounded); a refusal is printed as
+one line and exits with status 2."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments import publishing
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Publish a tournament to the clubs' shared instance."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--to", required=True, help="The instance, e.g. https://tornei.example.org")
+        parser.add_argument("--token", required=True, help="The club's token (manage.py club_token on the instance).")
+        parser.add_argument("--attempts", type=int, default=6, help="Tries when the network fails (default 6).")
+        parser.add_argument("--backoff", type=float, default=1.0, help="First pause in seconds, doubled each time.")
+        parser.add_argument("--timeout", type=float, default=60.0, help="Seconds to wait for an answer.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tournament = Tournament.objects.filter(slug=options["slug"]).select_related("club").first()
+        if tournament is None:
+            raise CommandError(f"No tournament with slug {options['slug']!r}.", returncode=2)
+
+        def retrying(attempt: int, attempts: int, reason: Any, pause: float) -> None:
+            self.stderr.write(f"Attempt {attempt}/{attempts} failed ({reason}); retrying in {pause:g} s.")
+
+        try:
+            data = publishing.publish_to(tournament, options["to"], options["token"],
+                                         attempts=options["attempts"], backoff=options["backoff"],
+                                         timeout=options["timeout"], on_retry=retrying)
+        except publishing.Refused as exc:
+            raise CommandError(str(exc), returncode=2) from exc
+        self.stdout.write(self.style.SUCCESS(
+            f"Tournament {tournament.slug} published ({data.get('status')}, sequence {data.get('sequence')})."))
