@@ -199,7 +199,7 @@ def compute(year: int) -> NationalRanking:
         stored = NationalRanking.objects.select_for_update().get(year=year)
         finished = _finished([year])
         t_games = _table_games([t.pk for t, *_ in finished])
-        standings = {pk: data["rows"] for pk, data in selectors.standings_many([t for t, *_ in finished]).items()}
+        standings = {pk: data["rows"] for pk, data in selectors.standings_many([t for t, *_ in finished], labelled=False).items()}
         ids = {r["player"] for rows in standings.values() for r in rows if r["played"]}
         players = {p.pk: p for p in Player.objects.filter(pk__in=ids).select_related("club")}
         banned: dict[int, list[RankingBlacklist]] = defaultdict(list)

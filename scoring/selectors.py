@@ -250,14 +250,21 @@ def _results(tables: Iterable[tuple[int, int, list[dict[str, Any]]]]) -> list[st
     return out
 
 
-def imported_rows(tournament: Tournament, results: Sequence[st.GameResult]) -> list[st.Row] | None:
-    """An event imported from the clubs' workbook: its standings as the workbook wrote them
-    (positions, ties and points of ``Classifica Ridotta``), with each player's games; None for
-    any other tournament."""
+def imported_standings(tournament_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+    """{tournament: its workbook's Classifica Ridotta} of those imported from the clubs' workbook."""
     from .models import WorkbookEvent
 
-    stored = (WorkbookEvent.objects.filter(tournament=tournament, imported_at__isnull=False)
-              .values_list("standings", flat=True).first())
+    return dict(WorkbookEvent.objects.filter(tournament__in=list(tournament_ids), imported_at__isnull=False)
+                .exclude(standings=[]).values_list("tournament_id", "standings"))
+
+
+def imported_rows(tournament: Tournament, results: Sequence[st.GameResult],
+                  stored: list[dict[str, Any]] | None = None) -> list[st.Row] | None:
+    """An event imported from the clubs' workbook: its standings as the workbook wrote them
+    (positions, ties and points of ``Classifica Ridotta``), with each player's games; None for
+    any other tournament. ``stored``: the Classifica already read (``imported_standings``)."""
+    if stored is None:
+        stored = imported_standings([tournament.pk]).get(tournament.pk)
     if not stored:
         return None
     games: dict[int, list[st.GameResult]] = defaultdict(list)
@@ -368,10 +375,11 @@ def _compute(tournament: Tournament) -> dict[str, Any]:
     return _standings_data(tournament, conf, results, player_ids, names, clubs, corrections, rehearsals)
 
 
-def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
+def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) -> dict[int, dict[str, Any]]:
     """``standings`` of many tournaments at once (the national ranking reads a whole year): the
     cached ones from the cache, the others computed the same way from a fixed number of queries,
-    and cached; labelled like ``standings``."""
+    and cached; labelled like ``standings`` (``labelled=False``: the codes alone, for computations)."""
+    label = _with_labels if labelled else (lambda data: data)
     found: dict[int, dict[str, Any]] = {}
     cached = cache.get_many([_cache_key(t.pk) for t in tournaments])
     todo = []
@@ -382,7 +390,7 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
         else:
             todo.append(t)
     if not todo:
-        return {pk: _with_labels(d) for pk, d in found.items()}
+        return {pk: label(d) for pk, d in found.items()}
     ids = [t.pk for t in todo]
     confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
     confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
@@ -409,6 +417,7 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
     for tid, number in (Game.objects.filter(tournament__in=ids, rehearsal=True).order_by("number")
                         .values_list("tournament_id", "number")):
         rehearsals[tid].append(number)
+    imported = imported_standings(ids)  # one query for every imported event
     registered: dict[int, set[int]] = defaultdict(set)
     for tid, pid in Registration.objects.filter(tournament__in=ids, status=Registration.Status.REGISTERED).values_list(
             "tournament_id", "player_id"):
@@ -423,19 +432,20 @@ def standings_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any
         rs = results.get(t.pk, [])
         player_ids = registered[t.pk] | {r.player for r in rs}
         found[t.pk] = _standings_data(t, conf, rs, player_ids, names, clubs, _corrections(pending[t.pk]),
-                                      rehearsals[t.pk])
+                                      rehearsals[t.pk], imported.get(t.pk, []))
     cache.set_many({_cache_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
-    return {pk: _with_labels(d) for pk, d in found.items()}
+    return {pk: label(d) for pk, d in found.items()}
 
 
 def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list[st.GameResult],
                     player_ids: set[int], names: dict[int, str], clubs: dict[int, str],
                     corrections: dict[int, list[int]] | None = None,
-                    rehearsals: Sequence[int] = ()) -> dict[str, Any]:
+                    rehearsals: Sequence[int] = (),
+                    imported: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     corrections = corrections or {}
     method = method_of(tournament, conf)
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
-    rows = imported_rows(tournament, results)
+    rows = imported_rows(tournament, results, imported)
     if rows is None:
         rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names,
                           chain=chain, final_games=final_games(tournament, conf) if method != "knockout" else ())
