@@ -153,7 +153,8 @@ def _places(scores: list[float]) -> list[int]:
     return [1 + sum(1 for o in scores if o > s) for s in scores]
 
 
-def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: PlayerIndex | None = None) -> FileReport:
+def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: PlayerIndex | None = None,
+                    changed_years: set[int] | None = None) -> FileReport:
     """Import one workbook file (see the module's docstring); never raises for bad input."""
     name = os.path.basename(filename)
     report = FileReport(name)
@@ -195,7 +196,10 @@ def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: 
     report.tournament = tournament.slug
     transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
     selectors.invalidate(tournament.pk)
-    _ranking_changed(event.year)
+    if changed_years is not None and event.year is not None:
+        changed_years.add(event.year)  # a batch asks the ranking once per year, at its end
+    else:
+        _ranking_changed(event.year)
     return report
 
 
@@ -383,15 +387,17 @@ def workbook_paths(paths: Iterable[str]) -> Iterator[tuple[str, bytes | Issue]]:
 
 def import_many(items: Iterable[tuple[str, bytes | Issue]], *, actor: Any = None,
                 progress: Callable[[FileReport], None] | None = None) -> list[FileReport]:
-    """Import every (name, content); one report per file, in order."""
+    """Import every (name, content); one report per file, in order. The national ranking is asked
+    to recompute each changed year once, after the last file (not once per file)."""
     index = PlayerIndex()
+    years: set[int] = set()
     out = []
     for name, content in items:
         if isinstance(content, Issue):
             report = FileReport(os.path.basename(name), issues=[content])
         else:
             try:
-                report = import_workbook(content, name, actor=actor, index=index)
+                report = import_workbook(content, name, actor=actor, index=index, changed_years=years)
             except Exception as exc:  # noqa: BLE001 - one file's failure never stops the others
                 report = FileReport(os.path.basename(name), issues=[Issue("WB-FILE", params={
                     "what": _("the event could not be stored (%(error)s); nothing of it was saved")
@@ -399,4 +405,6 @@ def import_many(items: Iterable[tuple[str, bytes | Issue]], *, actor: Any = None
         out.append(report)
         if progress is not None:
             progress(report)
+    for year in sorted(years):
+        _ranking_changed(year)
     return out

@@ -174,3 +174,20 @@ def test_a_tournament_exported_and_imported_on_the_same_site_stays_one_tournamen
     assert "run on this site" in report.errors[0].line()
     assert Tournament.objects.count() == 1 and Tournament.objects.get().name == "Open di primavera"
     assert _ranking(t) == expected
+
+
+def test_a_folder_asks_the_ranking_once_per_year_not_once_per_file(
+        db: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
+    from scoring import national
+    from scoring.workbook.event import to_book
+    from scoring.workbook.files import write
+
+    from .helpers import event
+
+    asked: list[int] = []
+    monkeypatch.setattr(national, "request_update", asked.append)
+    files = [(f"{n}.xls", write(to_book(event(organizer=f"CLUB {n}")))) for n in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        reports = importer.import_many(files)
+    assert [r.status for r in reports] == ["imported"] * 3
+    assert asked == [2025]
