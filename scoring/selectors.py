@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from engine.exact import decimal
 from tables.models import Game, Seat, Table
-from tournaments.models import Player, Registration, Tournament
+from tournaments.models import Player, Registration, Tournament, display_name
 
 from . import labels
 from . import standings as st
@@ -370,7 +370,7 @@ def _compute(tournament: Tournament) -> dict[str, Any]:
     for pk, first, last, nickname, club in (Player.objects.filter(pk__in=player_ids)
                                             .values_list("pk", "first_name", "last_name", "nickname", "club__name")):
         # Player.display_name from plain rows (5,000 model objects took 0.9 s)
-        names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
+        names[pk] = display_name(first, last, nickname)
         clubs[pk] = club or ""
     return _standings_data(tournament, conf, results, player_ids, names, clubs, corrections, rehearsals)
 
@@ -535,7 +535,7 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
     rows_of = (Registration.objects.filter(tournament=tournament)
                .values_list("status", *(f"player__{f}" for f in fields)))
     for status, pk, first, last, nickname, club in rows_of:  # registered or not, one query
-        names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
+        names[pk] = display_name(first, last, nickname)
         clubs[pk] = club or ""
         if status == Registration.Status.REGISTERED:
             registered.add(pk)
@@ -543,7 +543,7 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
     missing = player_ids - set(names)  # played without a registration (rare)
     for pk, first, last, nickname, club in (Player.objects.filter(pk__in=missing).values_list(*fields)
                                             if missing else []):
-        names[pk] = f"{first} {last} ({nickname})" if nickname else f"{first} {last}"
+        names[pk] = display_name(first, last, nickname)
         clubs[pk] = club or ""
     pending: dict[int, set[int]] = defaultdict(set)  # player → games with a correction pending
     for table_id, waiting in corrected.items():

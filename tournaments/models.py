@@ -50,6 +50,12 @@ class Club(models.Model):
         return self.name
 
 
+def display_name(first_name: str, last_name: str, nickname: str = "") -> str:
+    """A player's public name from plain values (reads of thousands of rows skip the model)."""
+    full = f"{first_name} {last_name}"
+    return f"{full} ({nickname})" if nickname else full
+
+
 class Player(models.Model):
     """One person across events. Its e-mail, date of birth and national id are the identity
     record, read and changed only by whoever manages the player (``privacy.manages_player``);
@@ -97,7 +103,7 @@ class Player(models.Model):
     @property
     def display_name(self) -> str:
         """Name, nickname and nothing else: what public pages may show."""
-        return f"{self.full_name} ({self.nickname})" if self.nickname else self.full_name
+        return display_name(self.first_name, self.last_name, self.nickname)
 
 
 class Tournament(models.Model):
