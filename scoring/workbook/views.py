@@ -78,6 +78,9 @@ def _uploaded(files: list[Any]) -> list[tuple[str, bytes | Any]]:
 
 
 def import_page(request: HttpRequest) -> HttpResponse:
+    """The upload form and its report. The page's script posts the files a few at a time with
+    ``part=rows`` and gets back only those files' report rows (status 200 even when all are
+    refused: a refused file is part of the report, and the other batches go on)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not may_import(request.user):
@@ -89,6 +92,8 @@ def import_page(request: HttpRequest) -> HttpResponse:
             return render(request, "scoring/workbook_import.html", {
                 "error": _("Choose one or more workbooks (.xls or .xlsx).")}, status=400)
         reports = importer.import_many(_uploaded(files), actor=request.user)
+        if request.POST.get("part") == "rows":
+            return render(request, "scoring/_workbook_import_rows.html", {"reports": reports})
     slugs = {r.tournament for r in reports if r.tournament}
     return render(request, "scoring/workbook_import.html", {
         "reports": reports, "tournaments": {t.slug: t for t in Tournament.objects.filter(slug__in=slugs)},

@@ -113,3 +113,42 @@ def test_someone_else_cannot_replace_an_imported_event(client: Any, db: Any) -> 
 def test_the_tournament_list_links_to_the_import_page(client: Any, db: Any) -> None:
     client.force_login(f.UserFactory())
     assert reverse("scoring:workbook-import") in client.get(reverse("tournaments:list")).content.decode()
+
+
+def test_the_import_page_has_a_progress_bar_and_its_script_and_answers_a_batch_with_rows(client: Any,
+                                                                                          db: Any) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    user = f.UserFactory(is_staff=True)
+    client.force_login(user)
+    url = reverse("scoring:workbook-import")
+    html = client.get(url).content.decode()
+    assert '<progress id="import-progress-bar"' in html and 'aria-live="polite"' in html
+    assert "/static/js/workbook-import.js" in html and "{done} of {total} files" in html
+    # the script's batch: only the report rows, 200 even when every file of the batch is refused
+    rows = client.post(url, {"part": "rows", "files": [SimpleUploadedFile("rotto.xls", b"not a workbook")]})
+    text = rows.content.decode()
+    assert rows.status_code == 200 and text.count("<tr>") == 1 and "rotto.xls" in text and "refused" in text
+    assert "<html" not in text and "<progress" not in text
+    # without JavaScript: the plain form still posts every file at once and gets the whole page
+    plain = client.post(url, {"files": [SimpleUploadedFile("rotto.xls", b"not a workbook"),
+                                        SimpleUploadedFile("buono.xls", write(book()))]})
+    page = plain.content.decode()
+    assert plain.status_code == 200 and "<progress" in page and page.count("<tr>") == 3  # header + 2 files
+    assert "buono.xls" in page and "imported" in page
+
+
+def test_the_import_page_batch_needs_the_csrf_token(db: Any) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(f.UserFactory(is_staff=True))
+    url = reverse("scoring:workbook-import")
+    client.get(url)
+    token = client.cookies["csrftoken"].value
+    upload = {"part": "rows", "files": [SimpleUploadedFile("a.xls", write(book()))]}
+    assert client.post(url, upload).status_code == 403
+    upload["files"] = [SimpleUploadedFile("a.xls", write(book()))]
+    got = client.post(url, upload, headers={"X-CSRFToken": token})
+    assert got.status_code == 200 and "imported" in got.content.decode()
