@@ -37,7 +37,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,6 +48,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from load import _free_port, _ms, _wait  # noqa: E402  (the load benchmark beside this one: same server helpers)
+
 BENCH_STATIC = ROOT / "static" / "_live_bench"  # removed again at the end
 POLL = 1.5  # seconds: the leaderboard's hx-trigger
 
@@ -130,12 +132,6 @@ def correction(d: dict[str, Any], rnd: random.Random) -> int:
 
 
 # ------------------------------------------------------------------------------ servers and load
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     req = urllib.request.Request(url, headers=headers or {})
     try:
@@ -143,24 +139,6 @@ def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str
             return r.status, dict(r.headers), r.read()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read()
-
-
-def _wait(url: str, timeout: float = 60) -> None:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"no answer from {url}")
-
-
-def _ms(text: str) -> float:
-    m = re.match(r"([\d.]+)(us|ms|s)", text)
-    assert m, text
-    value, unit = float(m.group(1)), m.group(2)
-    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
 
 def wrk(url: str, seconds: int, headers: dict[str, str] | None = None, connections: int = 8) -> dict[str, float]:
@@ -374,12 +352,12 @@ def main() -> int:
             [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
              "--log-level", "warning", "--backlog", "2048"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True))
-        _wait(base + paths["leaderboard"])
+        _wait(base + paths["leaderboard"], timeout=60)
         for name, path in paths.items():
             status, headers, body = _get(base + path, {"Accept-Encoding": "gzip"})
             etag = headers.get("ETag", "")
             static_url = f"{base}/static/_live_bench/{sizes_of[name]}.html"
-            _wait(static_url)
+            _wait(static_url, timeout=60)
             wrk(base + path, 1, {"Accept-Encoding": "gzip"})  # warm
             s1 = wrk(static_url, args.seconds)
             cond = wrk(base + path, args.seconds, {"If-None-Match": etag, "Accept-Encoding": "gzip"})
