@@ -87,7 +87,8 @@ def test_standings_at_360px_show_every_digit_and_keep_the_scroll(browser: Any) -
     phone.goto(reverse("login"))
     phone.fill("input[name=username]", org.username)
     phone.fill("input[name=password]", "pw-360-px")
-    phone.click("form button[type=submit]")
+    with phone.expect_navigation():  # the next goto must not abort the signed-in page's loads
+        phone.click("form button[type=submit]")
     for url in (reverse("scoring:standings", args=[ev["t"].slug]), reverse("scoring:status", args=[ev["t"].slug]),
                 reverse("scoring:format", args=[ev["t"].slug]), reverse("tournaments:manage", args=[ev["t"].slug])):
         phone.goto(url)
