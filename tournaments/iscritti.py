@@ -28,7 +28,6 @@ from .services import (
     NATIONAL_ID_HEADERS,
     CsvImportError,
     PlayerData,
-    get_or_create_club,
     register,
     require_organizer,
 )
@@ -100,12 +99,10 @@ def import_iscritti(tournament: Tournament, content: bytes, filename: str, *, ac
                 report.skipped.append(number)
                 continue
             birth = _date(values.get("birth_date"), number)
-            club = _text(values.get("club"))
-            if club:
-                get_or_create_club(club, actor=actor, region=_text(values.get("region")))
             data = PlayerData(first_name=_text(values.get("first_name")), last_name=_text(values.get("last_name")),
-                              nickname=_text(values.get("nickname")), club=club, email=_text(values.get("email")),
-                              birth_date=birth, national_id=_text(values.get("national_id")))
+                              nickname=_text(values.get("nickname")), club=_text(values.get("club")),
+                              email=_text(values.get("email")), birth_date=birth,
+                              national_id=_text(values.get("national_id")), region=_text(values.get("region")))
             try:
                 reg = register(tournament, data, actor=actor, audit_action="registration.import")
             except DomainError as exc:

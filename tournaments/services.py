@@ -281,10 +281,21 @@ def change_status(tournament: Tournament, status: str, *, actor: Any) -> Tournam
 
 
 # --- clubs and players ---------------------------------------------------------------------
+def club_name(name: str, *, field: str = "name") -> str:
+    """A club's name as stored: spaces collapsed, within the column's length (a longer one is
+    refused here rather than by the database, which on PostgreSQL would be a server error)."""
+    name = " ".join((name or "").split())
+    limit = Club._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise DomainError(_("A club's name has at most %(n)d characters.") % {"n": limit}, field=field)
+    return name
+
+
 def get_or_create_club(
     name: str, *, actor: Any = None, city: str = "", region: str = ""
 ) -> Club | None:
-    name = " ".join((name or "").split())
+    name = club_name(name, field="club")
+    region = region[: Club._meta.get_field("region").max_length]
     if not name:
         return None
     club = Club.objects.filter(name__iexact=name).first()
@@ -299,7 +310,7 @@ def get_or_create_club(
 def create_club(*, actor: Any, name: str, city: str = "", region: str = "") -> Club:
     if not getattr(actor, "is_authenticated", False):
         raise PermissionDeniedError(_("Log in to add a club."), rule="ROLE")
-    name = " ".join((name or "").split())
+    name = club_name(name)
     if not name:
         raise DomainError(_("A club needs a name."), field="name", rule="REQUIRED")
     if Club.objects.filter(name__iexact=name).exists():
@@ -337,6 +348,7 @@ class PlayerData:
             raise DomainError(_("Enter the last name."), field="last_name", rule="REQUIRED")
         if len(self.first_name) > 80 or len(self.last_name) > 80 or len(self.nickname) > 80:
             raise DomainError(_("At most 80 characters."), field="last_name")
+        self.club = club_name(self.club, field="club")
         if self.email and not re.match(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", self.email):
             raise DomainError(_("Enter a valid e-mail address."), field="email")
         if isinstance(self.birth_date, str):

@@ -161,3 +161,25 @@ def test_a_date_before_1900_in_an_xls_is_read_not_a_crash(demo_module: Any, db: 
         assert exc.field == "birth_date" and exc.line == 2  # type: ignore[attr-defined]
     else:
         assert report.registered[0].player.last_name == "Rossi"
+
+
+def test_an_overlong_region_or_club_is_trimmed_or_refused_by_row_not_by_the_database(
+    demo_module: Any, db: Any,
+) -> None:
+    """Found by the fuzz test on PostgreSQL: a 90-character Regione reached the club's 60-character
+    column untrimmed (a server error there), and a club name longer than its column likewise."""
+    region = "Å" * 90
+    rows = [["Nome", "Cognome", "Club", "Regione"], ["Mario", "Rossi", "Circolo Lungo", region]]
+    report = import_iscritti(demo_module, workbook("Iscritti", rows), "t.xls", actor=_organizer())
+    club = report.registered[0].player.club
+    assert club is not None and club.region == region[:60]
+
+    rows = [["Nome", "Cognome", "Club"], ["Anna", "Bianchi", "Club"], ["Luca", "Verdi", "C" * 121]]
+    before = Registration.objects.filter(tournament=demo_module).count()
+    try:
+        import_iscritti(demo_module, workbook("Iscritti", rows), "t.xls", actor=_organizer())
+    except DomainError as exc:
+        assert (exc.rule, exc.field, exc.line) == ("CSV", "club", 3)  # type: ignore[attr-defined]
+    else:
+        raise AssertionError("a 121-character club name was imported")
+    assert Registration.objects.filter(tournament=demo_module).count() == before
