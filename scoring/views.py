@@ -21,12 +21,12 @@ from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine.exact import decimal
 from tables.models import Game, Table
 from tables.seating_text import priority_label
-from tournaments import spreadsheets
+from tournaments import labels, spreadsheets
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
 
-from . import labels, selectors, services
+from . import selectors, services
 from .models import ResultSubmission
 from .standings import METRICS
 
@@ -366,7 +366,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             error = exc
     rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
-    for row in rows:  # codes said in words (scoring.labels)
+    for row in rows:  # codes said in words (tournaments.labels)
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])
         row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]
         row["seeding_labels"] = {n: str(labels.SEEDINGS.get(r["seeding"], r["seeding"])) for n, r in row["rounds"].items()}

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import DomainError, PermissionDeniedError
 
-from . import audit, spreadsheets
+from . import audit, hooks, spreadsheets
 from .dates import format_date, parse_date
 from .models import (
     AccessLink,
@@ -246,9 +246,7 @@ def update_tournament(tournament: Tournament, *, actor: Any, **fields: Any) -> T
                  before=before, after=tournament_snapshot(tournament))
     if tournament.status == Tournament.Status.FINISHED:
         # Its national type or dates may have changed (K-RANKING).
-        from scoring import national
-
-        national.tournament_changed(tournament)
+        hooks.call(hooks.tournament_changed, tournament)
     # More places (or no limit any more): waitlisted players move up in order. A smaller
     # capacity never removes anyone already registered.
     while _promote(tournament, actor=actor) is not None:
@@ -274,9 +272,7 @@ def change_status(tournament: Tournament, status: str, *, actor: Any) -> Tournam
                  before={"status": before}, after={"status": status})
     if Tournament.Status.FINISHED in (before, status):
         # Finishing or reopening an event changes the national ranking (K-RANKING).
-        from scoring import national
-
-        national.tournament_changed(tournament)
+        hooks.call(hooks.tournament_changed, tournament)
     return tournament
 
 

@@ -3,7 +3,8 @@
 The pure modules (``scoring.standings``, ``engine.scoring``, ``engine.club_formats``) name
 things by code: a tie-break metric (``"best_game"``), the tie-break that placed a seat at its
 table (``"extra_objective"``), a scoring system (``"S-GUFO"``), a result's status. Pages and the
-API turn the codes into words here and nowhere else.
+API turn the codes into words here and nowhere else. It lives in tournaments, the lowest app that
+shows them (the tournament form lists the scoring systems), so every app above can use it.
 """
 
 from __future__ import annotations
