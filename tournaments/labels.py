@@ -61,6 +61,16 @@ SYSTEMS: Mapping[str, Any] = {
 }
 
 
+# scoring.selectors.TableState.status: where a table's result stands
+RESULT_STATUSES: Mapping[str, Any] = {
+    "missing": _("missing"), "to_confirm": _("to confirm"), "confirmed": _("confirmed"), "disputed": _("disputed"),
+}
+
+
+def result_status(code: str) -> str:
+    return str(RESULT_STATUSES[code])
+
+
 def metric(code: str | None) -> str:
     return str(METRICS.get(code, code)) if code else ""
 
