@@ -20,10 +20,6 @@ from tables.seating import History, SeatingPlayer
 from tournaments.models import CheckIn, Player, Registration, Tournament, normalise_name
 
 
-def games_of(tournament: Tournament) -> QuerySet[Game]:
-    return Game.objects.filter(tournament=tournament).order_by("number")
-
-
 def game_of(tournament: Tournament, number: int) -> Game | None:
     return Game.objects.filter(tournament=tournament, number=number).select_related(
         "tournament"
