@@ -149,7 +149,7 @@ def test_a_player_link_session_cannot_confirm_from_another_site(demo_tournament:
     link = player_link(demo_tournament, player)
     browser = Client(enforce_csrf_checks=True)
     browser.get(f"/l/{link.token}/")
-    url = reverse("scoring-api-confirm", kwargs={"pk": sub.pk})
+    url = reverse("api-result-confirm", kwargs={"pk": sub.pk})
     forged = browser.post(url, HTTP_ORIGIN="https://evil.example")  # no token
     assert forged.status_code == 403
     assert not Confirmation.objects.filter(submission=sub, player=player).exists()
@@ -175,7 +175,7 @@ def test_basic_authenticated_clients_need_no_csrf_token(demo_tournament: Tournam
     sub, _player = _player_of_result(demo_tournament)
     api = Client(enforce_csrf_checks=True)
     header = "Basic " + base64.b64encode(f"{demo.ORGANIZER[0]}:{demo.ORGANIZER[1]}".encode()).decode()
-    response = api.post(reverse("scoring-api-confirm", kwargs={"pk": sub.pk}),
+    response = api.post(reverse("api-result-confirm", kwargs={"pk": sub.pk}),
                         HTTP_AUTHORIZATION=header)
     # Past the CSRF check, the service answers (the organizer already confirmed it in the demo).
     assert response.status_code in (201, 400), response.content
