@@ -17,14 +17,22 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.test import Client
 
 from scoring.models import ResultSubmission
+from tests.factories.tournaments import (
+    ClubFactory,
+    ClubRoleFactory,
+    GroupFactory,
+    PlayerLinkFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+    make_user,
+)
 from tests.hardening.urlmap import BODY, World, all_routes, demo_world, url_of
 from tournaments.clubs import FEDERATION_GROUP
-from tournaments.models import AccessLink, AuditEntry, Club, ClubRole, Tournament, TournamentRole
+from tournaments.models import AccessLink, AuditEntry, Tournament
 
 ROLES = ["anonymous", "player", "referee_other", "organizer_other", "club_admin_other", "federation",
          "referee", "club_admin", "organizer"]
@@ -143,25 +151,26 @@ METHODS = ["post", "put", "patch", "delete"]
 
 def _clients(t: Tournament) -> dict[str, Client]:
     users = get_user_model().objects
-    other = Tournament.objects.create(name="Altro torneo", slug="altro-torneo", date=t.date)
-    ref_other = users.create_user("ref-altro", password="x")
-    org_other = users.create_user("org-altro", password="x")
-    TournamentRole.objects.create(tournament=other, user=ref_other, role="referee")
-    TournamentRole.objects.create(tournament=other, user=org_other, role="organizer")
+    other = TournamentFactory(name="Altro torneo", slug="altro-torneo", date=t.date, venue="",
+                              status=Tournament.Status.DRAFT)
+    ref_other = make_user("ref-altro", password="x")
+    org_other = make_user("org-altro", password="x")
+    TournamentRoleFactory(tournament=other, user=ref_other, role="referee")
+    TournamentRoleFactory(tournament=other, user=org_other, role="organizer")
     world = demo_world()  # the demo tournament is run by a club
-    other.club = Club.objects.create(name="Altro circolo")
+    other.club = ClubFactory(name="Altro circolo")
     other.save(update_fields=["club"])
-    admin = users.create_user("admin-circolo", password="x")
-    admin_other = users.create_user("admin-altro-circolo", password="x")
-    ClubRole.objects.create(club_id=world.club, user=admin)
-    ClubRole.objects.create(club=other.club, user=admin_other)
-    federation = users.create_user("federazione", password="x")
-    federation.groups.add(Group.objects.get_or_create(name=FEDERATION_GROUP)[0])
+    admin = make_user("admin-circolo", password="x")
+    admin_other = make_user("admin-altro-circolo", password="x")
+    ClubRoleFactory(club_id=world.club, user=admin)
+    ClubRoleFactory(club=other.club, user=admin_other)
+    federation = make_user("federazione", password="x")
+    federation.groups.add(GroupFactory(name=FEDERATION_GROUP))
     sub = ResultSubmission.objects.get(pk=world.result)
     sub.entered_by = None  # entered by someone else than the visitors (CONFIRM: not by its author)
     sub.save(update_fields=["entered_by"])
     seated = sub.table.seats.exclude(player=None).first().player  # a player of that table
-    link = AccessLink.objects.create(tournament=t, kind=AccessLink.Kind.PLAYER, player=seated)
+    link = PlayerLinkFactory(tournament=t, player=seated)
     player = Client()
     assert player.get(f"/l/{link.token}/").status_code == 302
     clients = {"anonymous": Client(), "player": player}

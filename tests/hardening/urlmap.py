@@ -11,6 +11,8 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.factories.tournaments import InvitationFactory
+
 # Routes not checked here, with the reason.
 EXCLUDED_PREFIXES = ("admin:",)  # Django's admin: staff only, has its own permission system
 
@@ -183,7 +185,7 @@ def _invitation(w: World) -> int:
 
     t = Tournament.objects.get(slug=w.slug)
     inv = Invitation.objects.filter(tournament=t, revoked_at=None, accepted_at=None).first()
-    return (inv or Invitation.objects.create(tournament=t, role="referee")).pk
+    return (inv or InvitationFactory(tournament=t, role="referee")).pk
 
 # Form fields a write needs to get past its own lookups (so "accepted" is not hidden by a 404).
 BODY: dict[str, Callable[[World], dict[str, Any]]] = {
