@@ -36,7 +36,7 @@ def make_user(username: str | None = None, *, password: str = "secret-pass-123",
     """A user who can sign in with ``password`` (``is_staff=True``, ``is_superuser=True`` …)."""
     if username is not None:
         fields["username"] = username
-    return UserFactory(password=factory.django.Password(password), **fields)
+    return UserFactory(password=password, **fields)  # hashed by the factory's Password
 
 
 class ClubFactory(factory.django.DjangoModelFactory):
