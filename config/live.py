@@ -35,7 +35,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -396,8 +396,3 @@ def server_time(request: HttpRequest) -> HttpResponse:
     response = JsonResponse({"now": time.time()})
     response["Cache-Control"] = "no-store"
     return response
-
-
-def bump_many(slugs: Iterable[str]) -> None:
-    for slug in slugs:
-        bump(slug)

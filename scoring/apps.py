@@ -15,6 +15,10 @@ class ScoringConfig(AppConfig):
 
         from tournaments.models import Tournament
 
+        from . import for_tables, for_tournaments
+
+        for_tables.register()  # tables reads the results through scoring (tables/hooks.py)
+        for_tournaments.register()  # the national ranking, results in exports and merges
         pre_delete.connect(_tournament_deleted, sender=Tournament, dispatch_uid="scoring.national.tournament_deleted")
         pre_save.connect(_tournament_saving, sender=Tournament, dispatch_uid="scoring.national.tournament_saving")
         post_save.connect(_tournament_saved, sender=Tournament, dispatch_uid="scoring.national.tournament_saved")

@@ -18,8 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.club_formats import CLUB_FORMATS
 from tables.knockout import RCU_THRESHOLDS
-
-from . import labels
+from tournaments import labels
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 
 from engine.exact import decimal
 from tables.models import Game, Seat, Table
+from tournaments import labels
 from tournaments.models import Player, Registration, Tournament, display_name
 
-from . import labels
 from . import standings as st
 from .models import Confirmation, ResultSubmission, ScoringSettings
 
@@ -308,7 +308,7 @@ def counted_game_results(tournament: Tournament,
 def standings(tournament: Tournament) -> dict[str, Any]:
     """{"rows": [...], "games": [1, 2, 3], "method", "best_n", "publish_unconfirmed"}; cached
     until the next write to a result or a confirmation (services invalidate it). The cached data
-    holds codes; the labels are added in the language of the request (scoring.labels)."""
+    holds codes; the labels are added in the language of the request (tournaments.labels)."""
     return _with_labels(_standings(tournament))
 
 

@@ -1,6 +1,7 @@
 """Pages of scoring/: leaderboard (polls itself with htmx), a player's games, a table's result,
 result entry (final board, short form, recorded game), confirmation, the organizer's results
-status, exports (CSV, XLSX) and the printable final ranking. Thin: services do the work."""
+status, the download of exports (built in ``scoring.exports``) and the printable final ranking.
+Thin: services do the work."""
 
 from __future__ import annotations
 
@@ -21,23 +22,16 @@ from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine.exact import decimal
 from tables.models import Game, Table
 from tables.seating_text import priority_label
-from tournaments import spreadsheets
+from tournaments import labels, spreadsheets
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
 
-from . import labels, selectors, services
+from . import exports, selectors, services
 from .models import ResultSubmission
 from .standings import METRICS
 
 STATUSES = (selectors.MISSING, selectors.TO_CONFIRM, selectors.DISPUTED, selectors.CONFIRMED)
-
-
-def _status_label(code: str) -> str:
-    return {
-        selectors.MISSING: _("missing"), selectors.TO_CONFIRM: _("to confirm"),
-        selectors.CONFIRMED: _("confirmed"), selectors.DISPUTED: _("disputed"),
-    }[code]
 
 
 # ------------------------------------------------------------------ public pages
@@ -114,7 +108,7 @@ def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     row = next((r for r in data["rows"] if r["player"] == player.pk), None)
     games = selectors.player_games(tournament, player)
     for g in games:
-        g["status_label"] = _status_label(g["status"])
+        g["status_label"] = labels.result_status(g["status"])
     return render(request, "scoring/player.html", {"tournament": tournament, "player": player, "row": row,
                                                    "games": games})
 
@@ -142,7 +136,7 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     pair = state.disputed_pair
     return render(request, "scoring/table.html", {
-        "tournament": tournament, "table": table, "state": state, "status_label": _status_label(state.status),
+        "tournament": tournament, "table": table, "state": state, "status_label": labels.result_status(state.status),
         "rows": selectors.submission_rows(counted, seats) if counted else [],
         "counted": counted, "latest": latest, "staff": staff, "can_confirm": can_confirm,
         "latest_rows": selectors.submission_rows(latest, seats) if latest else [],
@@ -313,11 +307,11 @@ def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse
     for st in states:
         counts[st.status] += 1
         game = st.table.game
-        games.setdefault(game.number, (game, []))[1].append({"state": st, "label": _status_label(st.status)})
+        games.setdefault(game.number, (game, []))[1].append({"state": st, "label": labels.result_status(st.status)})
     return render(request, "scoring/status.html", {
         "tournament": tournament, "games": [games[n] for n in sorted(games)],
         "settings": selectors.settings_for(tournament),
-        "counts": [(_status_label(k), v, k) for k, v in counts.items()],
+        "counts": [(labels.result_status(k), v, k) for k, v in counts.items()],
     })
 
 
@@ -366,7 +360,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             error = exc
     rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
-    for row in rows:  # codes said in words (scoring.labels)
+    for row in rows:  # codes said in words (tournaments.labels)
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])
         row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]
         row["seeding_labels"] = {n: str(labels.SEEDINGS.get(r["seeding"], r["seeding"])) for n, r in row["rounds"].items()}
@@ -378,78 +372,9 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     }, status=400 if error else 200)
 
 
-# ------------------------------------------------------------------ exports
-def _standings_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
-    data = selectors.standings(tournament)
-    head = [_("Rank"), _("Player"), _("Club")]
-    for g in data["games"]:
-        head += [_("Game %(n)s") % {"n": g}, _("Counted")]
-    head += [_("Total"), _("Extra-objective points"), _("Armies")]
-    rows = []
-    for r in data["rows"]:
-        cells = {c["game"]: c for c in r["games"]}
-        line: list[Any] = [r["rank"], r["name"], r["club"]]
-        for g in data["games"]:
-            c = cells.get(g)
-            line += [c["points"] if c else "", (_("yes") if c["counted"] else _("no")) if c else ""]
-        line += [r["total"], r["extra"], r["armies"]]
-        rows.append(line)
-    return head, rows
-
-
-def _results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
-    conf = selectors.settings_for(tournament)
-    head = [_("Game"), _("Table"), _("Status"), _("Version"), _("Seat"), _("Player"), _("Game score"),
-            _("Extra-objective points"), _("Armies"), _("Place"), _("Tournament points"), _("Eliminated"),
-            _("Ended by"), _("Short form")]
-    states = selectors.table_states(tournament)
-    names = {p.pk: p.display_name for p in Player.objects.filter(
-        pk__in={r.get("player") for st in states for s in st.submissions for r in s.scores})}
-    rows = []
-    for st in states:
-        sub = st.counting(conf.publish_unconfirmed)
-        if sub is None:
-            rows.append([st.table.game.number, st.table.number, _status_label(st.status)] + [""] * 11)
-            continue
-        for r in sorted(sub.scores, key=lambda r: r["seat"]):
-            rows.append([st.table.game.number, st.table.number, _status_label(st.status), sub.number, r["seat"],
-                         names.get(r.get("player"), ""), r["game_score"], r["extra_objective"], r["armies"],
-                         r["place"], r["tournament_points"], r.get("eliminated") or "", sub.ended_by,
-                         _("yes") if sub.kind == "short" else ""])
-    return head, rows
-
-
-RANKING_EXPORTS = {"ranking-events": "events", "ranking-games": "games", "ranking-standings": "standings"}
-
-
-def _ranking_table(tournament: Tournament, what: str, national_ids: bool = False
-                   ) -> tuple[list[str], list[list[Any]]]:
-    """K-RANKING rows (events, games, standings) in the national ranking's column names
-    (players' national ids only for an organizer)."""
-    rows = selectors.event_ranking(tournament, national_ids=national_ids)[RANKING_EXPORTS[what]]
-    head = list(rows[0]) if rows else []
-    return head, [list(r.values()) for r in rows]
-
-
-def _export(tournament: Tournament, what: str, fmt: str, national_ids: bool = False) -> HttpResponse:
-    if what in RANKING_EXPORTS:
-        head, rows = _ranking_table(tournament, what, national_ids)
-    else:
-        head, rows = (_standings_table if what == "standings" else _results_table)(tournament)
-    name = f"{tournament.slug}-{what}"
-    # Every cell through tournaments.spreadsheets: names starting with = + - @ are never formulas.
-    if fmt == "csv":
-        resp = HttpResponse(spreadsheets.csv_text([head, *rows]), content_type="text/csv; charset=utf-8")
-    else:
-        resp = HttpResponse(spreadsheets.xlsx_bytes([(what[:30], [head, *rows])]),
-                            content_type=spreadsheets.XLSX_CONTENT_TYPE)
-    resp["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
-    return resp
-
-
 @require_GET
 def export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    if what not in ("standings", "results", *RANKING_EXPORTS) or fmt not in ("csv", "xlsx"):
+    if what not in exports.EXPORTS or fmt not in exports.FORMATS:
         raise PermissionDenied
-    return _export(tournament, what, fmt, national_ids=is_organizer(request.user, tournament))
+    return exports.response(tournament, what, fmt, national_ids=is_organizer(request.user, tournament))

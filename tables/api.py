@@ -35,19 +35,19 @@ from tournaments.permissions import TournamentObjectPermission, TournamentScoped
 
 
 class SeatSerializer(serializers.ModelSerializer):
-    player_id = serializers.IntegerField(allow_null=True, read_only=True)
-    player = serializers.SerializerMethodField()
-    club = serializers.SerializerMethodField()
+    player = serializers.IntegerField(source="player_id", allow_null=True, read_only=True)
+    player_name = serializers.SerializerMethodField()
+    club_name = serializers.SerializerMethodField()
     ghost = serializers.SerializerMethodField()
 
     class Meta:
         model = Seat
-        fields = ["number", "player_id", "player", "club", "colour", "ghost"]
+        fields = ["number", "player", "player_name", "club_name", "colour", "ghost"]
 
-    def get_player(self, seat: Seat) -> str | None:
+    def get_player_name(self, seat: Seat) -> str | None:
         return seat.player.display_name if seat.player_id else None
 
-    def get_club(self, seat: Seat) -> str | None:
+    def get_club_name(self, seat: Seat) -> str | None:
         return seat.player.club.name if seat.player_id and seat.player.club_id else None
 
     def get_ghost(self, seat: Seat) -> bool:
@@ -68,7 +68,7 @@ class TableSerializer(serializers.ModelSerializer):
         fields = ["id", "number", "status", "seats", "deal_seed", "deal", "deal_command", "deadline", "results_url"]
 
     def get_results_url(self, table: Table) -> str:
-        return reverse("scoring-api-table-results", args=[table.pk])
+        return reverse("api-table-results", args=[table.pk])
 
     def get_deal_command(self, table: Table) -> str | None:
         return services.deal_command(table) if table.deal_seed else None
@@ -143,15 +143,15 @@ class ChangeSerializer(serializers.Serializer):
 
 
 class WhereSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField()
-    player = serializers.CharField()
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     colour = serializers.CharField()
 
 
 class ObjectiveSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField()
+    player = serializers.IntegerField()
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     objective = serializers.CharField()
@@ -311,7 +311,7 @@ class KnockoutPlanView(_GameView):
 
 
 def _where(seat: Seat) -> dict[str, Any]:
-    return {"player_id": seat.player_id, "player": seat.player.display_name,
+    return {"player": seat.player_id, "player_name": seat.player.display_name,
             "table": seat.table.number, "seat": seat.number, "colour": seat.colour}
 
 
@@ -329,7 +329,7 @@ def visible_objectives(request: Any, game: Game) -> list[dict[str, Any]]:
         player = linked_player(request, game.tournament)
         chosen = list(seats.filter(player=player).select_related("table")) if player else []
     return [
-        {"player_id": s.player_id, "table": s.table.number, "seat": s.number,
+        {"player": s.player_id, "table": s.table.number, "seat": s.number,
          "objective": s.objective,
          "name": deck[s.objective].name if s.objective in deck else s.objective,
          "territories": sorted(deck[s.objective].territories) if s.objective in deck else []}

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError
 from engine.rng import SeededRng, derive_seed
-from tables import selectors, services
+from tables import hooks, selectors, services
 from tables.knockout import rcu_finalists, rcu_semifinals
 from tables.models import Game, Seat, Table
 from tables.seating import SeatingError
@@ -34,10 +34,7 @@ FINAL_SIZE = 4
 
 
 def preset_of(tournament: Tournament) -> Any:
-    from scoring import presets
-    from scoring import selectors as scoring_selectors
-
-    return presets.get(scoring_selectors.settings_for(tournament).preset)
+    return hooks.results.preset(tournament)
 
 
 def _knockout_kind(tournament: Tournament) -> str:
@@ -77,15 +74,7 @@ def _withdrawn(tournament: Tournament, game_number: int) -> set[int]:
 def qualifier_standings(tournament: Tournament) -> list[dict[str, Any]]:
     """The standings after the two qualifiers (the preset's chain), of the players who played
     both of them (as the clubs' desktop tool does): rows with player, rank, total, wins."""
-    from scoring import selectors as ss
-    from scoring import standings as st
-
-    conf = ss.settings_for(tournament)
-    results = [r for r in ss.game_results(ss.counted_results(tournament, conf)) if r.game <= QUALIFIERS]
-    chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
-    rows = st.compute(results, method=ss.method_of(tournament, conf), best_n=conf.best_n, chain=chain)
-    return [{"player": r.player, "rank": r.rank, "total": r.total, "wins": r.wins}
-            for r in rows if r.played >= QUALIFIERS]
+    return hooks.results.qualifier_standings(tournament, QUALIFIERS)
 
 
 def _people(ids: Sequence[int]) -> dict[int, Player]:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 from engine.board import load_board
 from engine.objectives import DECK_MAPS
 from engine.rulesets import get_ruleset
-from tables import selectors
+from tables import hooks, selectors
 from tables.models import Seat, Table
 from tournaments.models import Tournament
 
@@ -31,15 +31,10 @@ def board_total(tournament: Tournament) -> int:
 
 
 def _sheets(tournament: Tournament, tables: list[Table]) -> list[dict[str, Any]]:
-    from scoring import selectors as scoring_selectors
-
-    conf = scoring_selectors.settings_for(tournament)
-    states = {s.table.pk: s for s in scoring_selectors.table_states(tournament)}
+    counting = {table.pk: rows for table, rows in hooks.results.counting_scores(tournament)}
     out = []
     for table in tables:
-        state = states.get(table.pk)
-        sub = state.counting(conf.publish_unconfirmed) if state else None
-        scores = {r["seat"]: r for r in (sub.scores if sub else [])}
+        scores = {r["seat"]: r for r in counting.get(table.pk, [])}
         rows = []
         for seat in sorted(table.seats.all(), key=lambda s: s.number):
             r = scores.get(seat.number)

@@ -104,9 +104,6 @@ def _last_is_expiry(table: Table) -> bool:
     return last is not None and last.kind == "time_expired"
 
 
-ACTIONS = ("end_turn", "eliminate", "expiry_seat", "undo", "pause", "resume", "extend")
-
-
 def _perform(request: HttpRequest, table: Table, action: str) -> str:
     user = request.user
     post = request.POST

@@ -403,8 +403,6 @@ PRIORITY_CLASSES: tuple[type[Priority], ...] = (
 )
 PRIORITY_BY_KEY: Mapping[str, Priority] = MappingProxyType({c.key: c() for c in PRIORITY_CLASSES})
 PRIORITIES = tuple(PRIORITY_BY_KEY)
-# What each priority means, for reports and error messages (English; pages translate it).
-PRIORITY_LABELS = MappingProxyType({k: p.label for k, p in PRIORITY_BY_KEY.items()})
 
 # The sentences every priority shares; each priority adds its own (``Priority.texts``).
 TEXTS: Mapping[str, str] = MappingProxyType({

@@ -2,7 +2,8 @@
 
 The history of earlier games (K-TABLES) comes from their ``Seat`` rows; who won a table (and the
 finishing order, for "alla greca" seeding) comes from scoring/ once it records results, read
-defensively through :func:`table_finishing_orders` so composition works before any result exists.
+through ``tables.hooks.results`` (tables never imports scoring) by :func:`table_finishing_orders`,
+so composition works before any result exists.
 """
 
 from __future__ import annotations
@@ -13,14 +14,10 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from scoring import selectors as scoring_selectors
+from tables import hooks
 from tables.models import Colour, Game, Seat, Table
 from tables.seating import History, SeatingPlayer
 from tournaments.models import CheckIn, Player, Registration, Tournament, normalise_name
-
-
-def games_of(tournament: Tournament) -> QuerySet[Game]:
-    return Game.objects.filter(tournament=tournament).order_by("number")
 
 
 def game_of(tournament: Tournament, number: int) -> Game | None:
@@ -126,24 +123,20 @@ def table_finishing_orders(game: Game) -> dict[int, list[int]]:
     """{table number: player ids in finishing order, winner first} for the tables of ``game``
     whose result counts (the confirmed one, or the latest when the organizer publishes
     unconfirmed results): the same result the standings use."""
-    publish_unconfirmed = scoring_selectors.settings_for(game.tournament).publish_unconfirmed
     out: dict[int, list[int]] = {}
-    for state in scoring_selectors.table_states(game.tournament, game):
-        counting = state.counting(publish_unconfirmed)
-        if counting is None:
-            continue
+    for table, scores in hooks.results.counting_scores(game.tournament, game):
         ranked = sorted(
-            (s for s in counting.scores if s.get("player")),
+            (s for s in scores if s.get("player")),
             key=lambda s: (float(s["place"]), int(s["seat"])),
         )
-        out[state.table.number] = [int(s["player"]) for s in ranked]
+        out[table.number] = [int(s["player"]) for s in ranked]
     return out
 
 
 def standings_positions(tournament: Tournament) -> dict[int, int]:
     """{player id: rank (1 = leader)} for Swiss and alla-greca seeding, from scoring's standings
     (players who have played)."""
-    rows = scoring_selectors.standings(tournament)["rows"]
+    rows = hooks.results.standings_rows(tournament)
     return {int(r["player"]): int(r["rank"]) for r in rows if r.get("played") and r.get("rank") is not None}
 
 

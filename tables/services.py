@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine.rng import SeededRng, derive_seed
-from tables import selectors
+from tables import hooks, selectors
 from tables.models import Colour, Game, Seat, Table
 from tables.seating import (
     ODD_COUNTS,
@@ -127,10 +127,7 @@ def clean_options(
 def preset_options(tournament: Tournament, number: int) -> dict[str, Any]:
     """The format preset's table choices for game ``number`` (K-TABLES): its priorities, seeding
     (e.g. CNI round 2 alla greca) and whether regions are kept apart; {} with no preset."""
-    from scoring import presets
-    from scoring import selectors as scoring_selectors
-
-    preset = presets.get(scoring_selectors.settings_for(tournament).preset)
+    preset = hooks.results.preset(tournament)
     if preset is None:
         return {}
     tables = preset.tables_for(number)
@@ -554,9 +551,7 @@ def set_rehearsal(game: Game, value: bool, *, actor: Any) -> Game:
         game.save(update_fields=["rehearsal"])
         audit.record(actor=actor, action="game.rehearsal", obj=game, tournament=game.tournament,
                      before={"rehearsal": before}, after={"rehearsal": game.rehearsal})
-    from scoring import selectors as scoring_selectors
-
-    scoring_selectors.invalidate(game.tournament_id)
+    hooks.results.invalidate(game.tournament_id)
     return game
 
 

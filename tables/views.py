@@ -248,9 +248,9 @@ def objective(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament, game = _game(slug, number)
     cards = api.visible_objectives(request, game)
     names = {p.pk: p.display_name for p in Player.objects.filter(
-        pk__in=[c["player_id"] for c in cards])}
+        pk__in=[c["player"] for c in cards])}
     for card in cards:
-        card["player"] = names.get(card["player_id"], "")
+        card["player_name"] = names.get(card["player"], "")
     return render(request, "tables/objective.html", {
         "tournament": tournament, "game": game, "cards": cards,
     })

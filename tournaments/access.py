@@ -83,17 +83,12 @@ def _forget_referee_link(sender: Any, request: Any = None, **kwargs: Any) -> Non
         request.session.pop(REFEREE_LINK_KEY, None)
 
 
-def link_scope(user: Any) -> int | None:
-    """The tournament a referee-link session is limited to (None: not a link session)."""
-    return getattr(user, "link_tournament_id", None)
-
-
 class RevokedLinkMiddleware:
     """Logs out, before anything else runs, a session that a referee's private link opened once
     that link is revoked (or deleted, or its user changed): the next request is anonymous.
 
     While the link is active, the session acts for its user in the link's tournament only, and
-    as a referee at most (``permissions`` reads :func:`link_scope`): a lost link is not the
+    as a referee at most (``permissions`` reads ``user.link_tournament_id``): a lost link is not the
     user's whole account (their other tournaments, an organizer role, staff rights, the admin)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):

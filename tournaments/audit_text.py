@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from . import hooks
 from .models import AuditEntry, Registration
 
 # action code → sentence; %(who)s the actor, %(table)s / %(game)s / %(player)s the object
@@ -72,21 +73,16 @@ GENERIC = gettext_lazy("%(who)s made a change (%(what)s)")
 
 
 def _context(entries: list[AuditEntry]) -> dict[tuple[str, str], dict[str, Any]]:
-    """(object type, id) → table / game / player numbers and names, in a few queries."""
-    from scoring.models import ResultSubmission
-    from tables.models import Game, Table
-
+    """(object type, id) → table / game / player numbers and names, in a few queries (the
+    tables' and results' through ``hooks.audit_context``)."""
     ids: dict[str, set[int]] = defaultdict(set)
     for e in entries:
         if e.object_id.isdigit():
             ids[e.object_type].add(int(e.object_id))
     out: dict[tuple[str, str], dict[str, Any]] = {}
-    for sub in ResultSubmission.objects.filter(pk__in=ids["scoring.ResultSubmission"]).select_related("table__game"):
-        out[("scoring.ResultSubmission", str(sub.pk))] = {"table": sub.table.number, "game": sub.table.game.number}
-    for table in Table.objects.filter(pk__in=ids["tables.Table"]).select_related("game"):
-        out[("tables.Table", str(table.pk))] = {"table": table.number, "game": table.game.number}
-    for game in Game.objects.filter(pk__in=ids["tables.Game"]):
-        out[("tables.Game", str(game.pk))] = {"game": game.number}
+    for object_type, read in hooks.audit_context.items():
+        for pk, context in read(ids[object_type]).items():
+            out[(object_type, str(pk))] = context
     for reg in Registration.objects.filter(pk__in=ids["tournaments.Registration"]).select_related("player"):
         out[("tournaments.Registration", str(reg.pk))] = {"player": reg.player.display_name}
     return out

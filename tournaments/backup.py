@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from config.errors import ConflictError, DomainError
 from engine import exact
 
+from . import hooks
 from .models import Club, Player, Tournament
 
 FORMAT = "risiko-tournament/1"
@@ -172,9 +173,7 @@ def import_tournament(document: Any) -> Tournament:
             _reset_sequences(touched)
             restored = Tournament.objects.get(slug=slug)
             if restored.status == Tournament.Status.FINISHED:
-                from scoring import national
-
-                national.tournament_changed(restored)  # its year's national ranking includes it
+                hooks.call(hooks.tournament_changed, restored)  # its year's national ranking includes it
     except (DomainError, ConflictError):
         raise
     except Exception as exc:  # a damaged or hand-edited file: say so, change nothing

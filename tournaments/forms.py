@@ -18,7 +18,8 @@ from .spreadsheets import LIMITS
 def scoring_choices() -> list[tuple[str, str]]:
     """Every scoring system of the engine, by its id and what it does (never free text)."""
     from engine.scoring import SCORING_SYSTEMS
-    from scoring.labels import system
+
+    from .labels import system
 
     return [(code, f"{code} – {system(code)}") for code in SCORING_SYSTEMS]
 

@@ -20,9 +20,9 @@ from django.db import transaction
 from django.db.models import ForeignKey
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from config.errors import DomainError, PermissionDeniedError
 
-from . import audit
+from . import audit, hooks
 from .identity import Candidate, ProbableDuplicate, probable_duplicates
 from .models import CheckIn, Player, Registration, Tournament
 from .services import require_organizer
@@ -96,12 +96,7 @@ def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -
         if gone.pk not in {d.player_id for _p, d in duplicates_of(kept)}:
             raise DomainError(_("These two players are not flagged as probable duplicates."), field="drop",
                               rule="IDENTITY")
-        from tables.models import Seat
-
-        clash = Seat.objects.filter(player_id=keep, game_id__in=Seat.objects.filter(player_id=drop).values("game_id"))
-        if clash.exists():
-            raise ConflictError(_("Both players sat in the same game: they cannot be the same person."),
-                                field="drop", rule="IDENTITY")
+        hooks.call(hooks.merge_refusals, keep, drop)
         before = {"keep": _identity(kept), "drop": _identity(gone)}
         # registrations: one per tournament; the dropped one's check-ins go to the kept one
         for reg in Registration.objects.filter(player_id=drop):
@@ -120,30 +115,13 @@ def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -
                 if model is not Registration:
                     model._default_manager.filter(**{f.remote_field.name: drop}).update(
                         **{f.remote_field.name: keep})
-        _rewrite_results(drop, keep)
+        hooks.call(hooks.players_merged, drop, keep)  # stored results, national ranking, standings
         for name in FILLED:
             if not getattr(kept, name) and getattr(gone, name):
                 setattr(kept, name, getattr(gone, name))
-        from scoring import national
-
-        national.players_changed([keep, drop])  # the national ranking's rows of both
         gone.delete()  # first: the kept player may take over its unique national id
         kept.save()
         audit.record(actor=actor, action="player.merge", obj=kept, tournament=tournament, before=before,
                      after={"keep": _identity(kept)})
-    from scoring import selectors as scoring_selectors
-
-    for tid in set(Registration.objects.filter(player=kept).values_list("tournament_id", flat=True)):
-        scoring_selectors.invalidate(tid)  # cached standings name the dropped player
-        transaction.on_commit(lambda tid=tid: scoring_selectors.invalidate(tid))
     return kept
 
-
-def _rewrite_results(drop: int, keep: int) -> None:
-    """Stored results name players by id (scores of every seat): the dropped id becomes the kept one."""
-    from scoring.models import ResultSubmission
-
-    for sub in ResultSubmission.objects.filter(table__seats__player_id=keep).distinct():
-        scores = [dict(r, player=keep) if r.get("player") == drop else r for r in sub.scores]
-        if scores != sub.scores:
-            ResultSubmission.objects.filter(pk=sub.pk).update(scores=scores)

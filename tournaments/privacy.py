@@ -23,75 +23,52 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from config.errors import PermissionDeniedError
 
-from . import audit
+from . import audit, hooks
 from .models import AccessLink, AuditEntry, Player, Tournament
 from .permissions import is_organizer
 
 EXPORT_FORMAT = "risiko-player-data/1"
 
 
-def _iso(value: Any) -> Any:
+def iso(value: Any) -> Any:
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def export_player_data(player: Player) -> dict[str, Any]:
     """Everything this installation stores about ``player`` (access request / portability)."""
-    from scoring.models import Confirmation, ResultSubmission
-    from tables.models import Seat
-
     registrations = []
     for reg in player.registrations.select_related("tournament").prefetch_related("checkins"):
         registrations.append({
             "tournament": reg.tournament.slug, "tournament_name": reg.tournament.name,
-            "date": _iso(reg.tournament.date), "status": reg.status,
-            "registered_at": _iso(reg.created_at),
-            "email": reg.email, "birth_date": _iso(reg.birth_date), "national_id": reg.national_id,
+            "date": iso(reg.tournament.date), "status": reg.status,
+            "registered_at": iso(reg.created_at),
+            "email": reg.email, "birth_date": iso(reg.birth_date), "national_id": reg.national_id,
             "checked_in_games": sorted(c.game_number for c in reg.checkins.all()),
         })
-    seats = []
-    for seat in Seat.objects.filter(player=player).select_related("table__game__tournament"):
-        game = seat.table.game
-        seats.append({
-            "tournament": game.tournament.slug, "game": game.number, "table": seat.table.number,
-            "seat": seat.number, "objective": seat.objective, "colour": getattr(seat, "colour", ""),
-        })
-    results = []
-    for sub in ResultSubmission.objects.filter(table__seats__player=player).select_related(
-        "table__game__tournament"
-    ).distinct():
-        mine = [row for row in sub.scores if row.get("player") == player.pk]
-        results.append({
-            "tournament": sub.tournament.slug, "game": sub.table.game.number,
-            "table": sub.table.number, "version": sub.number, "ended_by": sub.ended_by,
-            "entered_at": _iso(sub.created_at), "scores": mine,
-        })
     links = [
-        {"tournament": link.tournament.slug, "created_at": _iso(link.created_at),
-         "revoked_at": _iso(link.revoked_at), "last_used_at": _iso(link.last_used_at)}
+        {"tournament": link.tournament.slug, "created_at": iso(link.created_at),
+         "revoked_at": iso(link.revoked_at), "last_used_at": iso(link.last_used_at)}
         for link in player.access_links.select_related("tournament")
     ]
     return {
         "format": EXPORT_FORMAT,
-        "exported_at": _iso(timezone.now()),
+        "exported_at": iso(timezone.now()),
         "player": {
             "id": player.pk, "first_name": player.first_name, "last_name": player.last_name,
             "nickname": player.nickname, "club": player.club.name if player.club else None,
-            "email": player.email, "birth_date": _iso(player.birth_date),
-            "national_id": player.national_id, "created_at": _iso(player.created_at),
+            "email": player.email, "birth_date": iso(player.birth_date),
+            "national_id": player.national_id, "created_at": iso(player.created_at),
         },
         "registrations": registrations,
-        "seats": seats,
-        "results": results,
-        "confirmations": Confirmation.objects.filter(player=player).count(),
+        **{k: v for hook in hooks.player_data for k, v in hook(player).items()},  # seats, results…
         "private_links": links,
     }
 
 
 def _tournaments_of(player: Player) -> list[Tournament]:
-    from tables.models import Seat
-
     ids = set(player.registrations.values_list("tournament_id", flat=True))
-    ids |= set(Seat.objects.filter(player=player).values_list("game__tournament_id", flat=True))
+    for hook in hooks.player_tournaments:
+        ids |= hook(player)  # the tournaments they were seated in
     ids |= set(player.access_links.values_list("tournament_id", flat=True))
     return list(Tournament.objects.filter(pk__in=ids))
 
@@ -176,8 +153,6 @@ def _scrub(value: Any, secrets: list[str], replacement: str) -> tuple[Any, bool]
 
 def erase_player(player: Player, *, actor: Any) -> Player:
     """Anonymise ``player`` in one transaction; results and standings keep their numbers."""
-    from scoring.models import ResultSubmission
-
     if not can_erase(actor, player):
         raise PermissionDeniedError(
             _("Only staff, or an organizer of every tournament this player took part in, may "
@@ -216,15 +191,11 @@ def erase_player(player: Player, *, actor: Any) -> Player:
             after, a = _scrub(entry.after, secrets, replacement)
             if a or b:
                 AuditEntry.objects.filter(pk=entry.pk).update(before=before, after=after)
-        for sub in ResultSubmission.objects.filter(tournament__in=tournaments).iterator():
-            data, d = _scrub(sub.data, secrets, replacement)
-            if d:
-                ResultSubmission.objects.filter(pk=sub.pk).update(data=data)
+        hooks.call(hooks.player_erased, player, tournaments,
+                   lambda value: _scrub(value, secrets, replacement))  # stored result data
         audit.record(actor=actor, action="player.erase", obj=player, tournament=None,
                      after={"player": player.pk, "tournaments": [t.slug for t in tournaments]})
-        from scoring import national
-
-        national.players_changed([player.pk])  # the public national ranking shows their name
+        hooks.call(hooks.players_changed, [player.pk])  # the public national ranking shows their name
     return player
 
 

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine import exact
 
+from . import hooks
 from .models import Club, ClubToken, PublishedTournament, PublishState, Tournament
 
 FORMAT = "risiko-publish/1"
@@ -89,23 +90,16 @@ def digest_of(content: Any) -> str:
 
 
 def content_of(tournament: Tournament) -> dict[str, Any]:
-    """What the instance receives about ``tournament`` (no personal data beyond public names)."""
-    from scoring import selectors as scoring
-    from tables.models import Game, Seat
-
+    """What the instance receives about ``tournament`` (no personal data beyond public names).
+    Its games, seats, results and standings come from scoring (``hooks.published_play``)."""
     from .models import Player, Registration
 
+    play: dict[str, Any] = {"games": [], "standings": {}, "seated": set()}
+    for hook in hooks.published_play:
+        play.update(hook(tournament))
     player_ids = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
-    games = list(Game.objects.filter(tournament=tournament).prefetch_related("tables").order_by("number"))
-    seats = list(Seat.objects.filter(game__tournament=tournament).order_by("table_id", "number"))
-    player_ids |= {s.player_id for s in seats if s.player_id}
+    player_ids |= play["seated"]
     players = Player.objects.filter(pk__in=player_ids).select_related("club").order_by("pk")
-    by_table: dict[int, list[Seat]] = {}
-    for seat in seats:
-        by_table.setdefault(seat.table_id, []).append(seat)
-    conf = scoring.settings_for(tournament)
-    counting = {state.table.pk: sub for state, sub in scoring.counted_results(tournament, conf)}
-    standings = scoring._standings(tournament)
     return {
         "tournament": {
             "name": tournament.name,
@@ -117,25 +111,9 @@ def content_of(tournament: Tournament) -> dict[str, Any]:
         },
         "players": [{"key": p.pk, "name": p.display_name, "club": p.club.name if p.club else ""}
                     for p in players],
-        "games": [{
-            "number": g.number,
-            "status": g.status,
-            "tables": [{
-                "number": t.number,
-                "status": t.status,
-                "seats": [{"number": s.number, "player": s.player_id, "colour": s.colour}
-                          for s in by_table.get(t.pk, [])],
-                "result": _result(counting.get(t.pk)),
-            } for t in sorted(g.tables.all(), key=lambda t: t.number)],
-        } for g in games],
-        "standings": {k: v for k, v in standings.items() if k != "stamp"},
+        "games": play["games"],
+        "standings": play["standings"],
     }
-
-
-def _result(sub: Any) -> dict[str, Any] | None:
-    if sub is None:
-        return None
-    return {"version": sub.number, "kind": sub.kind, "ended_by": sub.ended_by, "scores": sub.scores}
 
 
 def prepare(tournament: Tournament) -> dict[str, Any]:

@@ -33,7 +33,6 @@ VENUE, ORGANIZER, NAME, TYPE, ROUNDS, NOTE = 1, 2, 3, 4, 5, 6
 FIRST_DATE_ROW, MAX_ROUNDS = 7, 30  # "Data Turno 1" … "Data Turno 30": rows 8–37
 TORNEO_LABELS = {VENUE: "Sede Torneo", ORGANIZER: "Organizzatore", NAME: "Nome Torneo",
                  TYPE: "Tipologia di Torneo", ROUNDS: "Numero Turni Previsti", NOTE: "Note"}
-DATE_FORMAT = 14  # Excel's built-in short date format
 
 # Iscritti: header on row 3, data from row 4
 ISCRITTI_HEADER_ROW, ISCRITTI_FIRST_ROW = 2, 3

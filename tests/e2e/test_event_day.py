@@ -26,10 +26,10 @@ import time
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.e2e.conftest import PHONE
+from tests.factories.tournaments import make_user
 
 pytestmark = [
     pytest.mark.browser,
@@ -141,9 +141,8 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
     from tournaments.models import Registration, Tournament
 
     b = browser
-    user_model = get_user_model()
-    organizer = user_model.objects.create_user(ORGANIZER[0], password=ORGANIZER[1])
-    referee = user_model.objects.create_user(REFEREE[0], password=REFEREE[1])
+    organizer = make_user(ORGANIZER[0], password=ORGANIZER[1])
+    referee = make_user(REFEREE[0], password=REFEREE[1])
     started = time.monotonic()
 
     # ---------------------------------------------------------------- 1. the organizer's morning

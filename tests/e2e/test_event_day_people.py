@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.e2e.conftest import PHONE
+from tests.factories.tournaments import make_user
 
 pytestmark = [
     pytest.mark.browser,
@@ -51,7 +52,7 @@ def day(players: int = 9, *, checked_in: bool = False) -> tuple[Any, Any, list[A
     from tournaments import services
     from tournaments.models import Registration, Tournament
 
-    organizer = get_user_model().objects.create_user("organizzatrice", password=PASSWORD)
+    organizer = make_user("organizzatrice", password=PASSWORD)
     tournament = services.create_tournament(
         actor=organizer, name="Torneo delle persone", date=dt.date.today(), venue="Bologna",
         format=Tournament.Format.ONE_DAY_RTU, ruleset=Tournament.RuleSet.RTU,
@@ -183,7 +184,7 @@ def test_a_refusal_on_the_referee_page_keeps_the_page_whole(browser: Any) -> Non
     b = browser
     organizer, tournament, _regs = day(4, checked_in=True)
     slug = tournament.slug
-    referee = get_user_model().objects.create_user("arbitro", password=PASSWORD)
+    referee = make_user("arbitro", password=PASSWORD)
     services.add_role(tournament, "arbitro", "referee", actor=organizer)
     game = tables.compose_game(tables.ensure_game(tournament, 1, actor=organizer),
                                actor=organizer, seed="refusal", effort=0.3)
@@ -230,7 +231,7 @@ def test_check_in_carries_over_to_game_2_and_shows_on_every_device(browser: Any)
     b = browser
     organizer, tournament, regs = day(9)
     slug = tournament.slug
-    referee = get_user_model().objects.create_user("arbitro", password=PASSWORD)
+    referee = make_user("arbitro", password=PASSWORD)
     from tournaments import services
 
     services.add_role(tournament, referee.username, "referee", actor=organizer)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from scoring.workbook.book import text
 from scoring.workbook.files import write
 from tests.e2e.conftest import PHONE
+from tests.factories.tournaments import make_user
 from tests.workbook.helpers import book, event
 
 pytestmark = [
@@ -40,12 +41,11 @@ def _folder(tmp_path: Path) -> list[Path]:
 
 
 def test_a_folder_of_workbooks_is_imported_with_a_progress_bar(browser: Any, tmp_path: Path) -> None:
-    from django.contrib.auth import get_user_model
 
     from tests.e2e.test_event_day import login
     from tournaments.models import Tournament
 
-    get_user_model().objects.create_user("archivio", password="archivio-pass-123", is_staff=True)
+    make_user("archivio", password="archivio-pass-123", is_staff=True)
     b = browser
     phone = b.person(PHONE, phone=True)
     url = reverse("scoring:workbook-import")

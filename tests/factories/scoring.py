@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from engine.board import load_board
 from engine.objectives import default_deck
 from scoring import services
-from scoring.models import ResultSubmission
+from scoring.models import Confirmation, RankingBlacklist, ResultSubmission
 from tables.models import Game, Seat, Table
 from tournaments.models import Player, Registration, Tournament, TournamentRole
 
@@ -45,6 +45,32 @@ class ScoringPlayerFactory(factory.django.DjangoModelFactory):
 
     first_name = factory.Sequence(lambda n: f"Nome{n}")
     last_name = factory.Sequence(lambda n: f"Cognome{n}")
+
+
+class ResultSubmissionFactory(factory.django.DjangoModelFactory):
+    """A stored result as it is, without the checks of ``scoring.services`` (use :func:`enter`
+    for a result entered as a referee would)."""
+
+    class Meta:
+        model = ResultSubmission
+
+    tournament = factory.LazyAttribute(lambda o: o.table.game.tournament)
+    number = 1
+    kind = ResultSubmission.Kind.SHORT
+    ended_by = "sdadata"
+
+
+class ConfirmationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Confirmation
+
+    submission = factory.SubFactory(ResultSubmissionFactory)
+    user = factory.SubFactory(UserFactory)
+
+
+class RankingBlacklistFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = RankingBlacklist
 
 
 def role(tournament: Tournament, kind: str = "referee", user: Any = None) -> Any:

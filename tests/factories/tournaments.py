@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 
 from tournaments.models import (
     AccessLink,
     AuditEntry,
     CheckIn,
     Club,
+    ClubRole,
+    Invitation,
     Player,
     Registration,
     Tournament,
@@ -26,6 +30,13 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"user{n}")
     password = factory.django.Password("secret-pass-123")
+
+
+def make_user(username: str | None = None, *, password: str = "secret-pass-123", **fields: Any) -> Any:
+    """A user who can sign in with ``password`` (``is_staff=True``, ``is_superuser=True`` …)."""
+    if username is not None:
+        fields["username"] = username
+    return UserFactory(password=password, **fields)  # hashed by the factory's Password
 
 
 class ClubFactory(factory.django.DjangoModelFactory):
@@ -48,6 +59,10 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     email = factory.LazyAttribute(lambda p: f"{p.first_name}.{p.last_name}@example.org".lower())
     birth_date = dt.date(1990, 5, 17)
 
+    class Params:
+        # only a name (and what is passed): no club, e-mail or date of birth
+        bare = factory.Trait(club=None, email="", birth_date=None)
+
 
 class TournamentFactory(factory.django.DjangoModelFactory):
     class Meta:
@@ -67,6 +82,31 @@ class TournamentRoleFactory(factory.django.DjangoModelFactory):
     tournament = factory.SubFactory(TournamentFactory)
     user = factory.SubFactory(UserFactory)
     role = TournamentRole.Role.ORGANIZER
+
+
+class ClubRoleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClubRole
+
+    club = factory.SubFactory(ClubFactory)
+    user = factory.SubFactory(UserFactory)
+    role = ClubRole.Role.ADMIN
+
+
+class GroupFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Group
+        django_get_or_create = ("name",)
+
+    name = factory.Sequence(lambda n: f"group{n}")
+
+
+class InvitationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Invitation
+
+    tournament = factory.SubFactory(TournamentFactory)
+    role = TournamentRole.Role.REFEREE
 
 
 class RegistrationFactory(factory.django.DjangoModelFactory):

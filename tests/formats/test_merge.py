@@ -15,6 +15,7 @@ from django.urls import reverse
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from scoring import selectors
 from tests.factories import scoring as f
+from tests.factories.tournaments import PlayerFactory, RegistrationFactory
 from tournaments import merge
 from tournaments.models import AuditEntry, Player, Registration
 
@@ -31,10 +32,10 @@ def sheet(*rows: list[Any]) -> bytes:
 @pytest.fixture
 def known(db: Any) -> Player:
     """Mario Rossi, who played an earlier event (a seat with a result there)."""
-    rossi = Player.objects.create(first_name="Mario", last_name="Rossi", birth_date=dt.date(1990, 1, 1),
+    rossi = PlayerFactory(bare=True, first_name="Mario", last_name="Rossi", birth_date=dt.date(1990, 1, 1),
                                   national_id="RCU-0042")
     earlier = f.ScoringTournamentFactory()
-    Registration.objects.create(tournament=earlier, player=rossi, birth_date=rossi.birth_date,
+    RegistrationFactory(tournament=earlier, player=rossi, birth_date=rossi.birth_date,
                                 national_id="RCU-0042")
     others = f.players(earlier, 3)
     table = f.make_table(earlier, 1, [rossi, *others])
@@ -102,12 +103,12 @@ def test_merges_that_are_refused(known: Player) -> None:
     t = f.ScoringTournamentFactory()
     org, ref = f.role(t, "organizer"), f.role(t)
     f.role(known.registrations.get().tournament, "organizer", user=org)  # manages both records
-    stranger = Player.objects.create(first_name="Giulia", last_name="Esposito")
-    Registration.objects.create(tournament=t, player=stranger)
+    stranger = PlayerFactory(bare=True, first_name="Giulia", last_name="Esposito")
+    RegistrationFactory(tournament=t, player=stranger)
     with pytest.raises(DomainError, match="not flagged"):
         merge.merge_players(t, keep=known.pk, drop=stranger.pk, actor=org)
-    twin = Player.objects.create(first_name="Mario", last_name="Rossi", birth_date=dt.date(1990, 1, 1))
-    Registration.objects.create(tournament=t, player=twin)
+    twin = PlayerFactory(bare=True, first_name="Mario", last_name="Rossi", birth_date=dt.date(1990, 1, 1))
+    RegistrationFactory(tournament=t, player=twin)
     with pytest.raises(PermissionDeniedError):
         merge.merge_players(t, keep=known.pk, drop=twin.pk, actor=ref)
     # the twin sat in the same game as Mario Rossi: two people, not one
@@ -120,11 +121,11 @@ def test_merges_that_are_refused(known: Player) -> None:
 
 
 def test_national_id_identifies_and_is_unique_when_set(known: Player) -> None:
-    Player.objects.create(first_name="Senza", last_name="Tessera")  # many players without one
-    Player.objects.create(first_name="Altra", last_name="Persona")
+    PlayerFactory(bare=True, first_name="Senza", last_name="Tessera")  # many players without one
+    PlayerFactory(bare=True, first_name="Altra", last_name="Persona")
     with pytest.raises(IntegrityError), transaction.atomic():
-        Player.objects.create(first_name="Altro", last_name="Nome", national_id="RCU-0042")
-    other = Player.objects.create(first_name="Marius", last_name="Rossetti-Bianchi")
+        PlayerFactory(bare=True, first_name="Altro", last_name="Nome", national_id="RCU-0042")
+    other = PlayerFactory(bare=True, first_name="Marius", last_name="Rossetti-Bianchi")
     assert known.pk not in [p.pk for p, _d in merge.duplicates_of(other)]  # names too far apart
     other.national_id = "RCU-0042"  # as an import would know it: the same person
     assert [(p.pk, d.same) for p, d in merge.duplicates_of(other)] == [(known.pk, True)]

@@ -11,10 +11,11 @@ import pytest
 from config.errors import DomainError, PermissionDeniedError
 from engine import exact
 from engine.scoring import SCORING_SYSTEMS
-from scoring import labels, presets, selectors, services
+from scoring import presets, selectors, services
 from scoring.standings import METRICS
 from tables.seating import PRIORITIES
 from tests.factories import scoring as f
+from tournaments import labels
 from tournaments.models import AuditEntry
 
 # P 50/30/20/10 (+ extra 10/20/14/10 = 164), nobody made RisiKo!

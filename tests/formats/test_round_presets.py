@@ -12,7 +12,8 @@ from scoring import presets, services
 from tables import services as table_services
 from tables.models import Game
 from tests.factories import scoring as f
-from tournaments.models import CheckIn, Club, Registration
+from tests.factories.tournaments import CheckInFactory, ClubFactory
+from tournaments.models import Registration
 
 from .test_phases import enter_results
 
@@ -20,13 +21,13 @@ from .test_phases import enter_results
 def cni_event(n: int = 16) -> tuple[Any, Any, Any]:
     t = f.ScoringTournamentFactory()
     org, ref = f.role(t, "organizer"), f.role(t)
-    clubs = [Club.objects.create(name=f"Club {t.pk}-{c}", region=f"Regione {c % 3}") for c in range(5)]
+    clubs = [ClubFactory(name=f"Club {t.pk}-{c}", city="", region=f"Regione {c % 3}") for c in range(5)]
     for i, p in enumerate(f.players(t, n)):
         p.club = clubs[i % 5]
         p.save()
     for reg in Registration.objects.filter(tournament=t):
         for g in (1, 2, 3):
-            CheckIn.objects.create(registration=reg, game_number=g)
+            CheckInFactory(registration=reg, game_number=g)
     services.apply_preset(actor=org, tournament=t, preset_id="cni")
     t.refresh_from_db()
     return t, org, ref

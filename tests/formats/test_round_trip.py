@@ -16,6 +16,7 @@ from scoring import presets, selectors, services
 from scoring import ranking as ranking_formula
 from tables.knockout import rcu_finalists, rcu_semifinals
 from tests.factories import scoring as f
+from tests.factories.tournaments import PlayerFactory
 from tournaments.iscritti import import_iscritti
 from tournaments.models import Player
 
@@ -57,7 +58,7 @@ def test_iscritti_to_raduno_to_ranking_rows(db: Any) -> None:
     rng = random.Random(6)
     t = f.ScoringTournamentFactory(date=dt.date(2026, 5, 9))
     org, ref = f.role(t, "organizer"), f.role(t)
-    Player.objects.create(first_name="Mario", last_name="Rossi", birth_date=dt.date(1990, 1, 1))
+    PlayerFactory(bare=True, first_name="Mario", last_name="Rossi", birth_date=dt.date(1990, 1, 1))
 
     report = import_iscritti(t, sheet(39), "torneo.xlsx", actor=org)
     assert len(report.registered) == 40 and report.skipped == [43]

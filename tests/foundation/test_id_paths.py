@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.factories.tournaments import TournamentFactory, UserFactory
-from tournaments.models import TournamentRole
+from tests.factories.tournaments import TournamentFactory, TournamentRoleFactory, UserFactory
 
 
 def _patterns(patterns: list, prefix: str = "") -> list[str]:
@@ -31,7 +30,7 @@ def test_no_project_route_takes_an_unbounded_integer() -> None:
 def test_a_huge_id_is_not_found(client, number: int) -> None:
     tournament = TournamentFactory()
     organizer = UserFactory()
-    TournamentRole.objects.create(tournament=tournament, user=organizer, role="organizer")
+    TournamentRoleFactory(tournament=tournament, user=organizer, role="organizer")
     client.force_login(organizer)
     for url in (f"/api/tournaments/{tournament.slug}/players/{number}/data/",
                 f"/api/players/{number}/",

@@ -31,6 +31,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
+from tests.factories.tournaments import TournamentRoleFactory, make_user
+
 
 def _run(n: int, work: Callable[[int], Any]) -> tuple[list[Any], float]:
     """Run ``work(i)`` in ``n`` threads released together; returns results and seconds."""
@@ -62,12 +64,11 @@ def _client(user: Any) -> Client:
 
 
 def _referees(tournament: Any, n: int, tag: str) -> list[Any]:
-    from tournaments.models import TournamentRole
 
     users = []
     for i in range(n):
-        u = get_user_model().objects.create_user(f"ref-{tag}-{i}", password="x")
-        TournamentRole.objects.create(tournament=tournament, user=u, role="referee")
+        u = make_user(f"ref-{tag}-{i}", password="x")
+        TournamentRoleFactory(tournament=tournament, user=u, role="referee")
         users.append(u)
     return users
 
@@ -166,7 +167,7 @@ def scenario_checkin(tournament: Any, n: int, game: int = 3) -> dict[str, Any]:
 
 def scenario_swap(tournament: Any, n: int, game: int = 3) -> dict[str, Any]:
     from tables.models import Game, Seat
-    from tournaments.models import AuditEntry, CheckIn, Registration, TournamentRole
+    from tournaments.models import AuditEntry, CheckIn, Registration
 
     organizer = get_user_model().objects.get(username="organizzatore")
     g = Game.objects.filter(tournament=tournament, number=game).first()
@@ -180,8 +181,8 @@ def scenario_swap(tournament: Any, n: int, game: int = 3) -> dict[str, Any]:
         g = Game.objects.get(tournament=tournament, number=game)
     orgs = []
     for i in range(n):
-        u = get_user_model().objects.create_user(f"org-swap-{i}", password="x")
-        TournamentRole.objects.create(tournament=tournament, user=u, role="organizer")
+        u = make_user(f"org-swap-{i}", password="x")
+        TournamentRoleFactory(tournament=tournament, user=u, role="organizer")
         orgs.append(_client(u))
     seats = list(Seat.objects.filter(game=g).exclude(player=None).select_related("table"))
     seated_before = sorted(s.player_id for s in seats)

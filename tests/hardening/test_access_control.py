@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Confirmation, ResultSubmission
+from tests.factories.tournaments import TournamentRoleFactory, make_user
 from tests.tables.conftest import player_link
 from tournaments import demo, services
 from tournaments.models import AccessLink, Club, Player, Tournament
@@ -149,7 +150,7 @@ def test_a_player_link_session_cannot_confirm_from_another_site(demo_tournament:
     link = player_link(demo_tournament, player)
     browser = Client(enforce_csrf_checks=True)
     browser.get(f"/l/{link.token}/")
-    url = reverse("scoring-api-confirm", kwargs={"pk": sub.pk})
+    url = reverse("api-result-confirm", kwargs={"pk": sub.pk})
     forged = browser.post(url, HTTP_ORIGIN="https://evil.example")  # no token
     assert forged.status_code == 403
     assert not Confirmation.objects.filter(submission=sub, player=player).exists()
@@ -175,7 +176,7 @@ def test_basic_authenticated_clients_need_no_csrf_token(demo_tournament: Tournam
     sub, _player = _player_of_result(demo_tournament)
     api = Client(enforce_csrf_checks=True)
     header = "Basic " + base64.b64encode(f"{demo.ORGANIZER[0]}:{demo.ORGANIZER[1]}".encode()).decode()
-    response = api.post(reverse("scoring-api-confirm", kwargs={"pk": sub.pk}),
+    response = api.post(reverse("api-result-confirm", kwargs={"pk": sub.pk}),
                         HTTP_AUTHORIZATION=header)
     # Past the CSRF check, the service answers (the organizer already confirmed it in the demo).
     assert response.status_code in (201, 400), response.content
@@ -275,11 +276,10 @@ def test_a_referee_link_acts_in_its_tournament_only_and_never_as_organizer_or_st
 ) -> None:
     """A link made for a user who organizes another tournament (and is staff, and organizes
     this one) opens neither that tournament, nor organizer actions here, nor the admin."""
-    from tournaments.models import TournamentRole
 
     organizer = get_user_model().objects.get(username=demo.ORGANIZER[0])
-    boss = get_user_model().objects.create_user("boss", password="pw-boss-1234", is_staff=True)
-    TournamentRole.objects.create(tournament=demo_tournament, user=boss, role="organizer")
+    boss = make_user("boss", password="pw-boss-1234", is_staff=True)
+    TournamentRoleFactory(tournament=demo_tournament, user=boss, role="organizer")
     theirs = services.create_tournament(actor=boss, name="Boss cup", slug="boss-cup")
     link = services.create_link(demo_tournament, actor=organizer, user=boss)
     browser = Client()
@@ -305,7 +305,7 @@ def test_a_referee_link_acts_in_its_tournament_only_and_never_as_organizer_or_st
 
 def test_a_players_page_answers_only_under_their_own_tournament(demo_tournament: Tournament) -> None:
     outsider_t = services.create_tournament(
-        actor=get_user_model().objects.create_user("carla"), name="Altro", slug="altro")
+        actor=make_user("carla"), name="Altro", slug="altro")
     outsider = services.register(outsider_t, services.PlayerData("Zeno", "Outsider"),
                                  actor=outsider_t.created_by).player
     ours = demo_tournament.registrations.first().player

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from tests.factories.tournaments import ClubFactory
 from tournaments import backup
 from tournaments.models import AuditEntry, Club, Player, Tournament
 
@@ -52,7 +53,7 @@ def test_export_import_export_round_trips(demo_tournament: Tournament, tmp_path:
     assert Client().login(username="organizzatore", password="risiko-organizza")
     # New rows get fresh ids after the restored ones (sequences moved on).
     t = Tournament.objects.get(slug="demo")
-    club = Club.objects.create(name="Nuovo club")
+    club = ClubFactory(name="Nuovo club")
     assert club.pk > max(c["pk"] for c in doc["objects"] if c["model"] == "tournaments.club")
     assert t.registrations.count() == sum(
         1 for o in doc["objects"] if o["model"] == "tournaments.registration")

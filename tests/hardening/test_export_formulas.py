@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from openpyxl import load_workbook
 
-from scoring.views import RANKING_EXPORTS
+from scoring.exports import RANKING_EXPORTS
 from tournaments.models import Club, Player, Tournament
 from tournaments.spreadsheets import FORMULA_TRIGGERS, safe_cell, xlsx_bytes
 

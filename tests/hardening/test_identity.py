@@ -14,11 +14,11 @@ import json
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
 from config.errors import PermissionDeniedError
+from tests.factories.tournaments import make_user as new_user
 from tests.tables.conftest import make_tournament, make_user
 from tournaments import merge, privacy, services
 from tournaments.models import Player, Registration, Tournament
@@ -122,7 +122,7 @@ def test_a_match_on_name_and_birth_date_shows_each_organizer_only_their_own_entr
         assert not privacy.manages_player(user, mario)
         with pytest.raises(PermissionDeniedError):
             privacy.erase_player(mario, actor=user)
-    staff = get_user_model().objects.create_user("staff", is_staff=True)
+    staff = new_user("staff", is_staff=True)
     assert privacy.export_player(mario, actor=staff)["player"]["email"] == "mario@alice.example"
 
 

@@ -17,14 +17,22 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.test import Client
 
 from scoring.models import ResultSubmission
+from tests.factories.tournaments import (
+    ClubFactory,
+    ClubRoleFactory,
+    GroupFactory,
+    PlayerLinkFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+    make_user,
+)
 from tests.hardening.urlmap import BODY, World, all_routes, demo_world, url_of
 from tournaments.clubs import FEDERATION_GROUP
-from tournaments.models import AccessLink, AuditEntry, Club, ClubRole, Tournament, TournamentRole
+from tournaments.models import AccessLink, AuditEntry, Tournament
 
 ROLES = ["anonymous", "player", "referee_other", "organizer_other", "club_admin_other", "federation",
          "referee", "club_admin", "organizer"]
@@ -69,24 +77,24 @@ EXPECTED: dict[str, Any] = {
     "api-checkins": {"post": REFEREE},
     "api-roles": {"post": ORGANIZER}, "api-role": {"delete": ORGANIZER},
     "api-links": {"post": ORGANIZER}, "api-link-revoke": {"post": ORGANIZER},
-    "tables-api-game": READ,
-    "tables-api-compose": {"post": ORGANIZER}, "tables-api-swap": {"post": ORGANIZER},
-    "tables-api-move": {"post": ORGANIZER}, "tables-api-withdraw": {"post": ORGANIZER},
-    "tables-api-start": {"post": ORGANIZER}, "tables-api-rehearsal": {"post": ORGANIZER},
-    "tables-api-table": READ, "tables-api-where": READ, "tables-api-objectives": READ,
-    "tables-api-knockout": READ,
-    "tables-api-knockout-phases": READ, "tables-api-knockout-phase-create": {"post": ORGANIZER},
+    "api-game": READ,
+    "api-game-compose": {"post": ORGANIZER}, "api-game-swap": {"post": ORGANIZER},
+    "api-game-move": {"post": ORGANIZER}, "api-game-withdraw": {"post": ORGANIZER},
+    "api-game-start": {"post": ORGANIZER}, "api-game-rehearsal": {"post": ORGANIZER},
+    "api-table": READ, "api-game-where": READ, "api-game-objectives": READ,
+    "api-knockout-plan": READ,
+    "api-knockout-phases": READ, "api-knockout-phase": {"post": ORGANIZER},
     "tables:phases": {"post": ORGANIZER},  # K-KO-RCU phases (organizer page)
     "api-table-clock": READ,
     "api-table-clock-pause": {"post": REFEREE}, "api-table-clock-resume": {"post": REFEREE},
     "api-table-clock-extend": {"post": REFEREE},
     "api-table-turns": {"post": REFEREE}, "api-table-eliminate": {"post": REFEREE},
     "api-table-expiry-seat": {"post": REFEREE}, "api-table-undo": {"post": REFEREE},
-    "scoring-api-standings": READ, "scoring-api-ranking": READ,
-    "scoring-api-format": {"post": ORGANIZER},  # choose a format preset
-    "scoring-api-finish-game": {"post": ORGANIZER}, "scoring:finish-game": {"post": ORGANIZER},
-    "scoring-api-table-results": {"post": REFEREE},
-    "scoring-api-confirm": {"post": REFEREE | {"player"}},
+    "api-standings": READ, "api-event-ranking": READ,
+    "api-format": {"post": ORGANIZER},  # choose a format preset
+    "api-game-finish": {"post": ORGANIZER}, "scoring:finish-game": {"post": ORGANIZER},
+    "api-table-results": {"post": REFEREE},
+    "api-result-confirm": {"post": REFEREE | {"player"}},
     "tables_referee:projector": READ, "tables_referee:referee_table": {"post": REFEREE},
     "tables_referee:referee_status": READ,
     "tables:game_tables": READ, "tables:table": READ, "tables:sheet": READ, "tables:where": READ,
@@ -100,12 +108,12 @@ EXPECTED: dict[str, Any] = {
     "scoring:export": READ,
     # The event workbook: the organizer's name (organizer); importing past events (anyone who
     # organizes a tournament, or staff).
-    "scoring:workbook": {"post": ORGANIZER}, "scoring-api-workbook": READ, "scoring-api-workbook-file": READ,
+    "scoring:workbook": {"post": ORGANIZER}, "api-workbook": READ, "api-workbook-file": READ,
     "scoring:workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
-    "scoring-api-workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
+    "api-workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
-    "scoring:national-export": READ, "ranking-api-years": READ, "ranking-api-year": READ,
+    "scoring:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     "tournaments:link": READ, "tournaments:detail": READ,
     # Closed in the running demo: others are sent back to the tournament page with a message.
@@ -143,25 +151,26 @@ METHODS = ["post", "put", "patch", "delete"]
 
 def _clients(t: Tournament) -> dict[str, Client]:
     users = get_user_model().objects
-    other = Tournament.objects.create(name="Altro torneo", slug="altro-torneo", date=t.date)
-    ref_other = users.create_user("ref-altro", password="x")
-    org_other = users.create_user("org-altro", password="x")
-    TournamentRole.objects.create(tournament=other, user=ref_other, role="referee")
-    TournamentRole.objects.create(tournament=other, user=org_other, role="organizer")
+    other = TournamentFactory(name="Altro torneo", slug="altro-torneo", date=t.date, venue="",
+                              status=Tournament.Status.DRAFT)
+    ref_other = make_user("ref-altro", password="x")
+    org_other = make_user("org-altro", password="x")
+    TournamentRoleFactory(tournament=other, user=ref_other, role="referee")
+    TournamentRoleFactory(tournament=other, user=org_other, role="organizer")
     world = demo_world()  # the demo tournament is run by a club
-    other.club = Club.objects.create(name="Altro circolo")
+    other.club = ClubFactory(name="Altro circolo")
     other.save(update_fields=["club"])
-    admin = users.create_user("admin-circolo", password="x")
-    admin_other = users.create_user("admin-altro-circolo", password="x")
-    ClubRole.objects.create(club_id=world.club, user=admin)
-    ClubRole.objects.create(club=other.club, user=admin_other)
-    federation = users.create_user("federazione", password="x")
-    federation.groups.add(Group.objects.get_or_create(name=FEDERATION_GROUP)[0])
+    admin = make_user("admin-circolo", password="x")
+    admin_other = make_user("admin-altro-circolo", password="x")
+    ClubRoleFactory(club_id=world.club, user=admin)
+    ClubRoleFactory(club=other.club, user=admin_other)
+    federation = make_user("federazione", password="x")
+    federation.groups.add(GroupFactory(name=FEDERATION_GROUP))
     sub = ResultSubmission.objects.get(pk=world.result)
     sub.entered_by = None  # entered by someone else than the visitors (CONFIRM: not by its author)
     sub.save(update_fields=["entered_by"])
     seated = sub.table.seats.exclude(player=None).first().player  # a player of that table
-    link = AccessLink.objects.create(tournament=t, kind=AccessLink.Kind.PLAYER, player=seated)
+    link = PlayerLinkFactory(tournament=t, player=seated)
     player = Client()
     assert player.get(f"/l/{link.token}/").status_code == 302
     clients = {"anonymous": Client(), "player": player}

@@ -15,9 +15,15 @@ from django.core.management import call_command
 from django.test import Client
 
 from config.errors import PermissionDeniedError
+from tests.factories.tournaments import (
+    PlayerLinkFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+    make_user,
+)
 from tests.hardening.urlmap import all_routes, demo_world, url_of
 from tournaments import privacy
-from tournaments.models import AccessLink, AuditEntry, Player, Tournament, TournamentRole
+from tournaments.models import AccessLink, AuditEntry, Player, Tournament
 
 CANARY_EMAIL = "canary.7f3a9@privacy-test.example"
 CANARY_BIRTH = "1987-03-14"
@@ -67,11 +73,11 @@ def test_no_public_page_or_endpoint_shows_an_email_a_birth_date_or_a_national_id
     assert CANARY_NATIONAL_ID.casefold() in secrets
     world = demo_world()
     # A player's private link opened in a browser: what they see is public plus their own card.
-    link = AccessLink.objects.create(tournament=demo_tournament, kind="player", player=canary)
+    link = PlayerLinkFactory(tournament=demo_tournament, player=canary)
     player_browser = Client()
     player_browser.get(f"/l/{link.token}/")
     stranger = Client()  # signed in, but with no role anywhere
-    stranger.force_login(get_user_model().objects.create_user("curious", password="x"))
+    stranger.force_login(make_user("curious", password="x"))
     checked = leaks = 0
     found = []
     for route in _public_get_routes():
@@ -124,7 +130,7 @@ def test_erasure_keeps_results_under_an_anonymised_name_and_removes_every_copy(
     from scoring.models import ResultSubmission
 
     organizer = get_user_model().objects.get(username="organizzatore")
-    AccessLink.objects.create(tournament=demo_tournament, kind="player", player=canary)
+    PlayerLinkFactory(tournament=demo_tournament, player=canary)
     name, email = canary.full_name, canary.email
     before = Client().get("/api/scoring/tournaments/demo/standings/").json()
     scored_before = ResultSubmission.objects.filter(table__seats__player=canary).count()
@@ -174,15 +180,15 @@ def _numbers(payload: Any) -> list[Any]:
 def test_only_staff_or_an_organizer_of_all_their_tournaments_may_erase(canary: Player) -> None:
     users = get_user_model().objects
     referee = users.get(username="arbitro")
-    other = Tournament.objects.create(name="Altro", slug="altro", date=canary.created_at.date())
-    stranger = users.create_user("org-altro", password="x")
-    TournamentRole.objects.create(tournament=other, user=stranger, role="organizer")
+    other = TournamentFactory(name="Altro", slug="altro", date=canary.created_at.date(), venue="", status=Tournament.Status.DRAFT)
+    stranger = make_user("org-altro", password="x")
+    TournamentRoleFactory(tournament=other, user=stranger, role="organizer")
     for actor in (referee, stranger):
         with pytest.raises(PermissionDeniedError):
             privacy.erase_player(canary, actor=actor)
     canary.refresh_from_db()
     assert canary.email == CANARY_EMAIL
-    staff = users.create_user("staff", password="x", is_staff=True)
+    staff = make_user("staff", password="x", is_staff=True)
     privacy.erase_player(canary, actor=staff)
     canary.refresh_from_db()
     assert canary.email == ""
@@ -198,7 +204,7 @@ def test_erase_player_command_exports_then_erases(canary: Player, tmp_path: Path
 
 
 def test_staff_export_and_erase_from_the_admin(canary: Player) -> None:
-    staff = get_user_model().objects.create_superuser("root", "root@x.example", "x")
+    staff = make_user("root", password="x", email="root@x.example", is_staff=True, is_superuser=True)
     client = Client()
     client.force_login(staff)
     url = "/admin/tournaments/player/"

@@ -15,7 +15,6 @@ import base64
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -36,6 +35,7 @@ from scoring.models import ResultSubmission
 from scoring.selectors import table_state
 from tables.models import Table
 from tests.factories.scoring import board_data, expire_clock
+from tests.gunicorn import Gunicorn
 from tournaments import demo
 from tournaments.models import AuditEntry, Tournament
 
@@ -61,40 +61,20 @@ def demo_committed(transactional_db: Any) -> Tournament:
     return Tournament.objects.get(slug="demo")
 
 
-class Server:
+class Server(Gunicorn):
+    """The web process on the TEST database (known once the test has its database)."""
+
     def __init__(self) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.proc: subprocess.Popen[bytes] | None = None
+        super().__init__("", start_timeout=30)
 
     def start(self) -> None:
-        env = {**os.environ, "DATABASE_URL": _test_db_url(), "DEBUG": "false", "HTTPS": "false",
-               "ALLOWED_HOSTS": "127.0.0.1", "SECRET_KEY": settings.SECRET_KEY,
-               "CONN_MAX_AGE": "0", "CELERY_TASK_ALWAYS_EAGER": "true", "LOG_LEVEL": "WARNING"}
-        env.pop("REDIS_URL", None)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "-w", "1", "--timeout", "120",
-             "-b", f"127.0.0.1:{self.port}"], cwd=ROOT, env=env, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2)
-                return
-            except OSError:
-                time.sleep(0.2)
-        pytest.fail("gunicorn did not start")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
+        self.database_url = _test_db_url()
+        super().start()
 
     def post(self, path: str, body: dict[str, Any]) -> int:
         auth = base64.b64encode(f"{demo.REFEREE[0]}:{demo.REFEREE[1]}".encode()).decode()
         request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST",
+            f"{self.url}{path}", data=json.dumps(body).encode(), method="POST",
             headers={"Content-Type": "application/json", "Authorization": f"Basic {auth}"})
         try:
             with urllib.request.urlopen(request, timeout=60) as response:

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.factories.tournaments import InvitationFactory
+
 # Routes not checked here, with the reason.
 EXCLUDED_PREFIXES = ("admin:",)  # Django's admin: staff only, has its own permission system
 
@@ -83,14 +85,14 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-role": lambda w: {"slug": w.slug, "pk": w.role},
     "api-links": lambda w: {"slug": w.slug},
     "api-link-revoke": lambda w: {"slug": w.slug, "pk": w.link},
-    "tables-api-game": _game, "tables-api-compose": _game, "tables-api-swap": _game,
-    "tables-api-move": _game, "tables-api-withdraw": _game, "tables-api-start": _game,
-    "tables-api-rehearsal": _game,
-    "tables-api-table": lambda w: _game(w, {"table": 1}),
-    "tables-api-where": _game, "tables-api-objectives": _game,
-    "tables-api-knockout": lambda w: {"slug": w.slug},
-    "tables-api-knockout-phases": lambda w: {"slug": w.slug}, "tables:phases": lambda w: {"slug": w.slug},
-    "tables-api-knockout-phase-create": lambda w: {"slug": w.slug, "phase": "semifinals"},
+    "api-game": _game, "api-game-compose": _game, "api-game-swap": _game,
+    "api-game-move": _game, "api-game-withdraw": _game, "api-game-start": _game,
+    "api-game-rehearsal": _game,
+    "api-table": lambda w: _game(w, {"table": 1}),
+    "api-game-where": _game, "api-game-objectives": _game,
+    "api-knockout-plan": lambda w: {"slug": w.slug},
+    "api-knockout-phases": lambda w: {"slug": w.slug}, "tables:phases": lambda w: {"slug": w.slug},
+    "api-knockout-phase": lambda w: {"slug": w.slug, "phase": "semifinals"},
     "api-table-clock": lambda w: _game(w, {"table": 1}),
     "api-table-clock-pause": lambda w: _game(w, {"table": 1}),
     "api-table-clock-resume": lambda w: _game(w, {"table": 1}),
@@ -99,14 +101,14 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-table-eliminate": lambda w: _game(w, {"table": 1}),
     "api-table-expiry-seat": lambda w: _game(w, {"table": 1}),
     "api-table-undo": lambda w: _game(w, {"table": 1}),
-    "scoring-api-standings": lambda w: {"slug": w.slug},
-    "scoring-api-format": lambda w: {"slug": w.slug}, "scoring-api-ranking": lambda w: {"slug": w.slug},
+    "api-standings": lambda w: {"slug": w.slug},
+    "api-format": lambda w: {"slug": w.slug}, "api-event-ranking": lambda w: {"slug": w.slug},
     "scoring:format": lambda w: {"slug": w.slug}, "scoring:ranking": lambda w: {"slug": w.slug},
     "scoring:workbook": lambda w: {"slug": w.slug}, "scoring:workbook-import": lambda w: {},
-    "scoring-api-workbook": lambda w: {"slug": w.slug}, "scoring-api-workbook-import": lambda w: {},
-    "scoring-api-workbook-file": lambda w: {"slug": w.slug, "fmt": "xls"},
-    "scoring-api-table-results": lambda w: {"pk": w.table2},
-    "scoring-api-confirm": lambda w: {"pk": w.result},
+    "api-workbook": lambda w: {"slug": w.slug}, "api-workbook-import": lambda w: {},
+    "api-workbook-file": lambda w: {"slug": w.slug, "fmt": "xls"},
+    "api-table-results": lambda w: {"pk": w.table2},
+    "api-result-confirm": lambda w: {"pk": w.result},
     "tables_referee:projector": _game,
     "tables_referee:referee_table": lambda w: _game(w, {"table": 1}),
     "tables_referee:referee_status": lambda w: _game(w, {"table": 1}),
@@ -119,7 +121,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:standings": lambda w: {"slug": w.slug}, "scoring:print": lambda w: {"slug": w.slug},
     "scoring:player": lambda w: {"slug": w.slug, "pk": w.player},
     "scoring:status": lambda w: {"slug": w.slug},
-    "scoring-api-finish-game": _game, "scoring:finish-game": _game,
+    "api-game-finish": _game, "scoring:finish-game": _game,
     "scoring:table": lambda w: {"slug": w.slug, "pk": w.table1},
     "scoring:enter": lambda w: {"slug": w.slug, "pk": w.table2},
     "scoring:confirm": lambda w: {"slug": w.slug, "pk": w.result},
@@ -127,7 +129,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:national": lambda w: {}, "scoring:national-year": lambda w: {"year": 2026},
     "scoring:national-player": lambda w: {"year": 2026, "pk": w.player},
     "scoring:national-export": lambda w: {"year": 2026, "fmt": "csv"},
-    "ranking-api-years": lambda w: {}, "ranking-api-year": lambda w: {"year": 2026},
+    "api-national-ranking": lambda w: {}, "api-national-ranking-year": lambda w: {"year": 2026},
     "tournaments:list": lambda w: {}, "tournaments:create": lambda w: {},
     "tournaments:link": lambda w: {"token": w.token},
     **{f"tournaments:{n}": (lambda w: {"slug": w.slug}) for n in (
@@ -183,7 +185,7 @@ def _invitation(w: World) -> int:
 
     t = Tournament.objects.get(slug=w.slug)
     inv = Invitation.objects.filter(tournament=t, revoked_at=None, accepted_at=None).first()
-    return (inv or Invitation.objects.create(tournament=t, role="referee")).pk
+    return (inv or InvitationFactory(tournament=t, role="referee")).pk
 
 # Form fields a write needs to get past its own lookups (so "accepted" is not hidden by a 404).
 BODY: dict[str, Callable[[World], dict[str, Any]]] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.factories import scoring as f
+from tests.factories.tournaments import ClubFactory
 from tournaments.models import Club, Player, Tournament
 
 SHORT = f.short_data([(50, 10, 20, None, False), (30, 20, 20, None, False),
@@ -14,7 +15,7 @@ SHORT_2 = f.short_data([(10, 10, 20, None, False), (20, 14, 20, None, False),
 
 
 def laptop_event(club_name: str = "Club Alfa", slug: str | None = None) -> dict[str, Any]:
-    club, _ = Club.objects.get_or_create(name=club_name)
+    club = Club.objects.filter(name=club_name).first() or ClubFactory(name=club_name)
     kwargs: dict[str, Any] = {"club": club}
     if slug:
         kwargs["slug"] = slug

@@ -14,8 +14,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from engine import exact
+from tests.factories.tournaments import ClubFactory
 from tournaments import publishing
-from tournaments.models import Club, ClubToken, PublishedTournament
+from tournaments.models import ClubToken, PublishedTournament
 
 from .helpers import add_second_game, laptop_event
 
@@ -91,7 +92,7 @@ def test_revoked_token_is_401(event: dict[str, Any]) -> None:
 
 
 def test_token_of_club_a_on_club_b_tournament_is_403(event: dict[str, Any]) -> None:
-    other = publishing.issue_token(Club.objects.create(name="Club Beta"))
+    other = publishing.issue_token(ClubFactory(name="Club Beta"))
     r = put(Client(), "copia", event["doc"], other)
     assert r.status_code == 403 and r.json()["rule"] == "PUBLISH-CLUB"
     assert put(Client(), "copia", event["doc"], event["token"]).status_code == 201

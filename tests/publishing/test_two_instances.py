@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -17,21 +16,19 @@ import threading
 import time
 import urllib.request
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from engine import exact
 from scoring import selectors as scoring
+from tests.gunicorn import ROOT, Gunicorn, server_env
 from tournaments import publishing
 
 from .helpers import add_second_game, laptop_event
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 
@@ -58,49 +55,18 @@ def _admin(sql: str) -> None:
         conn.execute(sql)
 
 
-def instance_env() -> dict[str, str]:
-    env = {**os.environ, "DATABASE_URL": instance_db_url(), "DEBUG": "false", "HTTPS": "false",
-           "ALLOWED_HOSTS": "127.0.0.1", "SECRET_KEY": settings.SECRET_KEY, "CONN_MAX_AGE": "0",
-           "CELERY_TASK_ALWAYS_EAGER": "true", "LOG_LEVEL": "WARNING"}
-    env.pop("REDIS_URL", None)
-    return env
-
-
 def manage(*args: str) -> str:
     # the system checks are the test suite's business, not this instance's
     checks = [] if args[0] == "shell" else ["--skip-checks"]
-    done = subprocess.run([sys.executable, "manage.py", *args, *checks], cwd=ROOT, env=instance_env(),
+    done = subprocess.run([sys.executable, "manage.py", *args, *checks], cwd=ROOT, env=server_env(instance_db_url()),
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
-class Instance:
+class Instance(Gunicorn):
     def __init__(self) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "-w", "1", "--timeout", "120",
-             "-b", f"127.0.0.1:{self.port}"], cwd=ROOT, env=instance_env(), start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"{self.url}/healthz", timeout=2)
-                return
-            except OSError:
-                time.sleep(0.2)
-        pytest.fail("gunicorn did not start")
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=20)
+        super().__init__(instance_db_url())
 
     def get(self, slug: str) -> dict[str, Any]:
         with urllib.request.urlopen(f"{self.url}/api/publish/tournaments/{slug}/", timeout=30) as r:

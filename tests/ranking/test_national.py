@@ -26,10 +26,11 @@ from scoring.models import (
     RankingBlacklist,
 )
 from tests.factories import scoring as f
-from tests.factories.tournaments import ClubFactory, UserFactory
+from tests.factories.scoring import RankingBlacklistFactory
+from tests.factories.tournaments import ClubFactory, PlayerFactory, RegistrationFactory, UserFactory
 from tests.formats.test_phases import play, result
 from tournaments import services as tournament_services
-from tournaments.models import Player, Registration, Tournament
+from tournaments.models import Player, Tournament
 
 DAY = dt.date(2025, 3, 1)
 
@@ -42,7 +43,7 @@ def event(players: Sequence[Player | None], *, day: dt.date = DAY, event_type: s
     org, ref = f.role(t, "organizer"), f.role(t)
     for p in players:
         if p is not None:
-            Registration.objects.create(tournament=t, player=p)
+            RegistrationFactory(tournament=t, player=p)
     for g in range(1, games + 1):
         order = list(players[g - 1:]) + list(players[:g - 1])
         first = players[0]
@@ -141,7 +142,7 @@ def test_the_format_preset_gives_the_type_when_the_tournament_has_none(
 
 def test_ghosts_and_anonymous_players_are_left_out(db: Any, django_capture_on_commit_callbacks: Any) -> None:
     players = people(6)
-    anon = Player.objects.create(first_name="Anonimo", last_name="Anonimo")
+    anon = PlayerFactory(bare=True, first_name="Anonimo", last_name="Anonimo")
     with django_capture_on_commit_callbacks(execute=True):
         # 6 players + the anonymous one + a ghost seat: two tables of 4 per game
         event([*players, anon, None])
@@ -154,7 +155,7 @@ def test_ghosts_and_anonymous_players_are_left_out(db: Any, django_capture_on_co
 def test_blacklisted_player_is_excluded_only_within_the_dates(
         db: Any, django_capture_on_commit_callbacks: Any) -> None:
     players = people(8)
-    RankingBlacklist.objects.create(player=players[0], starts_on=dt.date(2025, 4, 1), ends_on=dt.date(2025, 6, 30),
+    RankingBlacklistFactory(player=players[0], starts_on=dt.date(2025, 4, 1), ends_on=dt.date(2025, 6, 30),
                                     reason="Comportamento antisportivo")
     with django_capture_on_commit_callbacks(execute=True):
         march, *_ = event(players, day=dt.date(2025, 3, 1))

@@ -12,7 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from scoring import selectors
 from scoring.models import ResultSubmission
 from tests.factories import scoring as f
-from tournaments.models import AccessLink, AuditEntry
+from tests.factories.tournaments import PlayerLinkFactory
+from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def test_outsiders_cannot_write_a_result_api_or_page(client, setup) -> None:
     assert _api_post(client, table, _body()).status_code == 403
     assert client.post(page, {"kind": "short", "version": 0}).status_code == 403
     client.logout()  # a player, through their private link
-    link = AccessLink.objects.create(tournament=t, kind=AccessLink.Kind.PLAYER, player=setup["players"][0])
+    link = PlayerLinkFactory(tournament=t, player=setup["players"][0])
     client.get(f"/l/{link.token}/")
     assert _api_post(client, table, _body()).status_code in (401, 403)
     assert not ResultSubmission.objects.exists()
@@ -81,10 +82,10 @@ def test_a_player_of_the_table_confirms_through_the_private_link(client, setup) 
     t, table = setup["t"], setup["table"]
     sub = f.enter(table, setup["ref1"], "short", SHORT)
     outsider = f.players(t, 1)[0]
-    link = AccessLink.objects.create(tournament=t, kind=AccessLink.Kind.PLAYER, player=outsider)
+    link = PlayerLinkFactory(tournament=t, player=outsider)
     client.get(f"/l/{link.token}/")
     assert client.post(f"/api/scoring/results/{sub.pk}/confirm/").status_code == 403
-    link = AccessLink.objects.create(tournament=t, kind=AccessLink.Kind.PLAYER, player=setup["players"][2])
+    link = PlayerLinkFactory(tournament=t, player=setup["players"][2])
     client.get(f"/l/{link.token}/")
     assert client.post(f"/api/scoring/results/{sub.pk}/confirm/").status_code == 201
     assert selectors.standings(t)["rows"][0]["total"] == 70

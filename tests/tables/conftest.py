@@ -7,35 +7,37 @@ import itertools
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from tournaments.models import (
-    AccessLink,
-    CheckIn,
-    Club,
-    Player,
-    Registration,
-    Tournament,
-    TournamentRole,
+from tests.factories.tournaments import (
+    CheckInFactory,
+    ClubFactory,
+    PlayerFactory,
+    PlayerLinkFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
 )
+from tests.factories.tournaments import (
+    make_user as new_user,
+)
+from tournaments.models import AccessLink, Player, Tournament, TournamentRole
 
 _n = itertools.count(1)
 
 
 def make_user(name: str | None = None) -> Any:
     name = name or f"user{next(_n)}"
-    return get_user_model().objects.create_user(name, password="pw-" + name)
+    return new_user(name, password="pw-" + name)
 
 
 def make_tournament(organizer: Any = None, **kw: Any) -> Tournament:
     k = next(_n)
-    t = Tournament.objects.create(
+    t = TournamentFactory(
         name=kw.pop("name", f"Torneo {k}"), slug=kw.pop("slug", f"torneo-{k}"),
         date=dt.date(2026, 5, 1), status=Tournament.Status.RUNNING, **kw,
     )
     if organizer is not None:
-        TournamentRole.objects.create(tournament=t, user=organizer,
-                                      role=TournamentRole.Role.ORGANIZER)
+        TournamentRoleFactory(tournament=t, user=organizer, role=TournamentRole.Role.ORGANIZER)
     return t
 
 
@@ -48,30 +50,27 @@ def add_players(
     club_objs = []
     for c in range(clubs):
         name = f"Club {tournament.pk}-{c}"
-        club_objs.append(Club.objects.create(
-            name=name, region=(region_of or {}).get(c, ""),
-        ))
+        club_objs.append(ClubFactory(name=name, city="", region=(region_of or {}).get(c, "")))
     players = []
     for i in range(count):
         k = next(_n)
-        p = Player.objects.create(
+        p = PlayerFactory(
             first_name=f"Nome{k}", last_name=f"Cognome{k}",
-            club=club_objs[i % clubs] if clubs else None,
+            club=club_objs[i % clubs] if clubs else None, bare=True,
         )
-        reg = Registration.objects.create(tournament=tournament, player=p)
+        reg = RegistrationFactory(tournament=tournament, player=p)
         for g in games:
-            CheckIn.objects.create(registration=reg, game_number=g)
+            CheckInFactory(registration=reg, game_number=g)
         players.append(p)
     return players
 
 
 def add_role(tournament: Tournament, user: Any, role: str) -> None:
-    TournamentRole.objects.create(tournament=tournament, user=user, role=role)
+    TournamentRoleFactory(tournament=tournament, user=user, role=role)
 
 
 def player_link(tournament: Tournament, player: Player) -> AccessLink:
-    return AccessLink.objects.create(tournament=tournament, kind=AccessLink.Kind.PLAYER,
-                                     player=player)
+    return PlayerLinkFactory(tournament=tournament, player=player)
 
 
 @pytest.fixture

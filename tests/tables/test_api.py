@@ -108,7 +108,7 @@ def test_where_do_i_sit_and_own_objective_through_the_private_link(tournament, o
     session[SESSION_KEY] = {str(tournament.pk): link.pk}
     session.save()
     [mine] = browser.get(url(tournament, action="objectives/")).json()
-    assert mine["player_id"] == me.pk and mine["objective"] == seat.objective
+    assert mine["player"] == me.pk and mine["objective"] == seat.objective
     assert len(mine["territories"]) > 0
 
     referee = make_user()

@@ -7,13 +7,15 @@ import datetime as dt
 import itertools
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from config.errors import ConflictError, DomainError
 from tables import clocks, tasks
-from tables.models import ClockEvent, Game, Seat, Table, TurnEvent
-from tournaments.models import AuditEntry, Player, Tournament, TournamentRole
+from tables.models import ClockEvent, Table, TurnEvent
+from tests.factories.tables import GameFactory, SeatFactory, TableFactory
+from tests.factories.tournaments import PlayerFactory, TournamentFactory, TournamentRoleFactory
+from tests.factories.tournaments import make_user as new_user
+from tournaments.models import AuditEntry, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -22,36 +24,33 @@ T0 = dt.datetime(2026, 5, 9, 10, 30, tzinfo=dt.UTC)
 
 
 # ---------------------------------------------------------------------------- builders
-# (kept local: tests/factories/tables.py and tournaments.py belong to other helpers)
-
-
 def make_user(username: str | None = None):
-    return get_user_model().objects.create_user(username or f"user{next(_seq)}", password="pw")
+    return new_user(username or f"user{next(_seq)}", password="pw")
 
 
 def make_tournament(*, ruleset: str = "RTU", overrides: dict | None = None) -> Tournament:
     n = next(_seq)
-    return Tournament.objects.create(name=f"Torneo {n}", slug=f"torneo-{n}", date=dt.date(2026, 5, 9),
-                                     ruleset=ruleset, ruleset_overrides=overrides or {})
+    return TournamentFactory(name=f"Torneo {n}", slug=f"torneo-{n}", date=dt.date(2026, 5, 9),
+                             ruleset=ruleset, ruleset_overrides=overrides or {}, status=Tournament.Status.DRAFT)
 
 
 def make_referee(tournament: Tournament, role: str = TournamentRole.Role.REFEREE):
     user = make_user()
-    TournamentRole.objects.create(tournament=tournament, user=user, role=role)
+    TournamentRoleFactory(tournament=tournament, user=user, role=role)
     return user
 
 
 def make_table(tournament: Tournament | None = None, *, players: int = 4, game_number: int = 1,
                number: int = 1, ghosts: tuple[int, ...] = ()) -> Table:
     tournament = tournament or make_tournament()
-    game, _ = Game.objects.get_or_create(tournament=tournament, number=game_number)
-    table = Table.objects.create(game=game, number=number)
+    game = GameFactory(tournament=tournament, number=game_number)
+    table = TableFactory(game=game, number=number)
     for seat in range(1, players + 1):
         player = None
         if seat not in ghosts:
             k = next(_seq)
-            player = Player.objects.create(first_name=f"Nome{k}", last_name=f"Cognome{k}")
-        Seat.objects.create(table=table, game=game, number=seat, player=player)
+            player = PlayerFactory(first_name=f"Nome{k}", last_name=f"Cognome{k}", bare=True)
+        SeatFactory(table=table, game=game, number=seat, player=player)
     return table
 
 

@@ -7,9 +7,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.errors import ConflictError, PermissionDeniedError
-from scoring.models import Confirmation, ResultSubmission
 from tables import selectors, services
 from tables.models import Game, Table
+from tests.factories.scoring import ConfirmationFactory, ResultSubmissionFactory
 from tests.tables.conftest import add_players, make_user
 from tournaments.models import AuditEntry
 
@@ -19,11 +19,11 @@ pytestmark = pytest.mark.django_db
 def _play_confirmed(game: Game, organizer) -> None:  # type: ignore[no-untyped-def]
     for table in Table.objects.filter(game=game):
         seats = list(table.seats.order_by("number"))
-        sub = ResultSubmission.objects.create(
+        sub = ResultSubmissionFactory(
             table=table, tournament=game.tournament, number=1, kind="short", ended_by="sdadata",
             scores=[{"seat": s.number, "player": s.player_id, "place": s.number} for s in seats],
         )
-        Confirmation.objects.create(submission=sub, user=organizer, by_organizer=True)
+        ConfirmationFactory(submission=sub, user=organizer, by_organizer=True)
 
 
 def test_only_an_organizer_marks_a_planned_game_and_it_is_audited(tournament, organizer):

@@ -19,6 +19,8 @@ from engine.rulesets import get_ruleset
 from tables import selectors, services
 from tables.models import Game, Seat, Table
 from tables.seating import UNCOVERABLE
+from tests.factories.scoring import ConfirmationFactory, ResultSubmissionFactory
+from tests.factories.tournaments import make_user as new_user
 from tests.tables.conftest import add_players, add_role, make_tournament, make_user
 from tournaments.models import AuditEntry, TournamentRole
 
@@ -141,20 +143,18 @@ def test_game_2_avoids_the_opponents_of_game_1(tournament, organizer):
 
 @pytest.mark.django_db
 def test_previous_winners_are_kept_apart_once_results_exist(tournament, organizer):
-    from scoring.models import Confirmation, ResultSubmission
-
     add_players(tournament, 16, games=(1, 2))
     game1 = compose(tournament, organizer, 1, seed="w1")
     winners = []
     for table in Table.objects.filter(game=game1):
         seats = list(table.seats.order_by("number"))
         winners.append(seats[0].player_id)
-        submission = ResultSubmission.objects.create(
+        submission = ResultSubmissionFactory(
             table=table, tournament=tournament, number=1, kind="short", ended_by="sdadata",
             scores=[{"seat": s.number, "player": s.player_id, "place": s.number}
                     for s in seats],
         )
-        Confirmation.objects.create(submission=submission, user=organizer, by_organizer=True)
+        ConfirmationFactory(submission=submission, user=organizer, by_organizer=True)
     history = selectors.history_before(services.ensure_game(tournament, 2, actor=organizer))
     assert history.winners == frozenset(winners)
     game2 = compose(tournament, organizer, 2, seed="w2")
@@ -166,13 +166,11 @@ def test_previous_winners_are_kept_apart_once_results_exist(tournament, organize
 @pytest.mark.django_db
 def test_an_unconfirmed_result_does_not_make_a_winner(tournament, organizer):
     """History uses the result that counts in the standings: not an entry nobody confirmed."""
-    from scoring.models import ResultSubmission
-
     add_players(tournament, 8, games=(1, 2))
     game1 = compose(tournament, organizer, 1, seed="u1")
     table = Table.objects.filter(game=game1).first()
     seats = list(table.seats.order_by("number"))
-    ResultSubmission.objects.create(
+    ResultSubmissionFactory(
         table=table, tournament=tournament, number=1, kind="short", ended_by="sdadata",
         scores=[{"seat": s.number, "player": s.player_id, "place": s.number} for s in seats],
     )
@@ -332,11 +330,9 @@ def test_swiss_seeding_puts_the_leaders_together_at_table_1(tournament, organize
 
 @pytest.mark.django_db
 def test_admin_lists_games_and_tables(tournament, organizer, client):
-    from django.contrib.auth import get_user_model
-
     add_players(tournament, 8)
     game = compose(tournament, organizer)
-    admin_user = get_user_model().objects.create_superuser("root", "r@example.org", "pw")
+    admin_user = new_user("root", password="pw", email="r@example.org", is_staff=True, is_superuser=True)
     client.force_login(admin_user)
     assert client.get("/admin/tables/game/").status_code == 200
     # by its real key: PostgreSQL does not restart sequences between tests

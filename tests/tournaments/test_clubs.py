@@ -8,13 +8,14 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
 from tests.factories.tournaments import (
     ClubFactory,
+    ClubRoleFactory,
+    GroupFactory,
     PlayerFactory,
     RegistrationFactory,
     TournamentFactory,
@@ -40,8 +41,8 @@ def world():  # type: ignore[no-untyped-def]
     """Two clubs, each with an admin, a tournament and a registered player with personal data."""
     a, b = ClubFactory(name="Circolo Alfa"), ClubFactory(name="Circolo Beta")
     admin_a, admin_b = UserFactory(username="admin-alfa"), UserFactory(username="admin-beta")
-    ClubRole.objects.create(club=a, user=admin_a)
-    ClubRole.objects.create(club=b, user=admin_b)
+    ClubRoleFactory(club=a, user=admin_a)
+    ClubRoleFactory(club=b, user=admin_b)
     ta = TournamentFactory(club=a, name="Torneo Alfa", slug="torneo-alfa")
     tb = TournamentFactory(club=b, name="Torneo Beta", slug="torneo-beta")
     pa = PlayerFactory(club=a, first_name="Anna", last_name="Alfieri", email="anna@example.org")
@@ -121,7 +122,7 @@ def test_tournament_creation_offers_only_the_admins_clubs(world) -> None:
     assert audit.after["club"] == "Circolo Alfa"
     # the other admin of club A organises it too, club B's admin does not
     second = UserFactory(username="admin-alfa-2")
-    ClubRole.objects.create(club=world["a"], user=second)
+    ClubRoleFactory(club=world["a"], user=second)
     assert is_organizer(second, t) and not is_organizer(world["admin_b"], t)
 
 
@@ -144,7 +145,7 @@ def test_the_api_validates_the_organising_club(world) -> None:
 
 def test_a_federation_admin_sets_up_clubs_and_their_admins(world) -> None:
     fed = UserFactory(username="federazione")
-    fed.groups.add(Group.objects.create(name=clubs.FEDERATION_GROUP))
+    fed.groups.add(GroupFactory(name=clubs.FEDERATION_GROUP))
     assert clubs.administered_clubs(fed).count() == 2
     assert not is_organizer(fed, world["ta"])  # the federation is not every event's organizer
     c = _client(fed)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories.tournaments import RefereeLinkFactory, RegistrationFactory
+from tests.factories.tournaments import PlayerLinkFactory, RefereeLinkFactory, RegistrationFactory
 from tournaments import services
 from tournaments.models import AccessLink, AuditEntry
 
@@ -21,7 +21,7 @@ def test_referee_link_logs_in_and_opens_the_referee_page(client, tournament, ref
 @pytest.mark.django_db
 def test_player_link_marks_the_browser_and_grants_no_login(client, tournament) -> None:
     reg = RegistrationFactory(tournament=tournament)
-    link = AccessLink.objects.create(tournament=tournament, kind="player", player=reg.player)
+    link = PlayerLinkFactory(tournament=tournament, player=reg.player)
     response = client.get(f"/l/{link.token}/")
     assert response["Location"] == f"/t/{tournament.slug}/"
     page = client.get(response["Location"])

@@ -8,7 +8,12 @@ import json
 import pytest
 from django.test import Client
 
-from tests.factories.tournaments import RegistrationFactory, TournamentRoleFactory, UserFactory
+from tests.factories.tournaments import (
+    RefereeLinkFactory,
+    RegistrationFactory,
+    TournamentRoleFactory,
+    UserFactory,
+)
 from tournaments.models import (
     AccessLink,
     AuditEntry,
@@ -35,7 +40,7 @@ def setup(tournament, referee):  # type: ignore[no-untyped-def]
     owner = UserFactory(username="owner")
     TournamentRoleFactory(tournament=tournament, user=owner)
     reg = RegistrationFactory(tournament=tournament)
-    link = AccessLink.objects.create(tournament=tournament, kind="referee", user=referee)
+    link = RefereeLinkFactory(tournament=tournament, user=referee)
     role = TournamentRole.objects.get(tournament=tournament, user=referee)
     return {"t": tournament, "reg": reg, "link": link, "role": role}
 

@@ -11,6 +11,7 @@ from scoring.workbook.book import text
 from scoring.workbook.event import to_book
 from scoring.workbook.files import write
 from tests.factories import scoring as f
+from tests.factories.tournaments import TournamentRoleFactory
 from tests.formats.test_phases import play
 from tournaments.models import Player, Tournament, TournamentRole
 
@@ -97,7 +98,7 @@ def test_someone_else_cannot_replace_an_imported_event(client: Any, db: Any) -> 
     owner, stranger = f.UserFactory(), f.UserFactory()
     other = f.ScoringTournamentFactory()
     for u in (owner, stranger):
-        f.role(other, "organizer", u) if u is owner else TournamentRole.objects.create(
+        f.role(other, "organizer", u) if u is owner else TournamentRoleFactory(
             tournament=f.ScoringTournamentFactory(), user=u, role="organizer")
     client.force_login(owner)
     client.post("/api/scoring/workbooks/import/", {"files": [SimpleUploadedFile("a.xls", write(book()))]})

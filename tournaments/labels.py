@@ -3,7 +3,8 @@
 The pure modules (``scoring.standings``, ``engine.scoring``, ``engine.club_formats``) name
 things by code: a tie-break metric (``"best_game"``), the tie-break that placed a seat at its
 table (``"extra_objective"``), a scoring system (``"S-GUFO"``), a result's status. Pages and the
-API turn the codes into words here and nowhere else.
+API turn the codes into words here and nowhere else. It lives in tournaments, the lowest app that
+shows them (the tournament form lists the scoring systems), so every app above can use it.
 """
 
 from __future__ import annotations
@@ -58,6 +59,16 @@ SYSTEMS: Mapping[str, Any] = {
     "S-BGL": _("BGL: place points by table size (4: 100/60/40/20, 5: 100/65/50/30/15) + own P ÷ table total "
                "P; a 3-player table adds a phantom and scores as 4"),
 }
+
+
+# scoring.selectors.TableState.status: where a table's result stands
+RESULT_STATUSES: Mapping[str, Any] = {
+    "missing": _("missing"), "to_confirm": _("to confirm"), "confirmed": _("confirmed"), "disputed": _("disputed"),
+}
+
+
+def result_status(code: str) -> str:
+    return str(RESULT_STATUSES[code])
 
 
 def metric(code: str | None) -> str:

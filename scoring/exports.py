@@ -1,0 +1,87 @@
+"""A tournament's spreadsheets: the standings, every counting result and the national ranking's
+rows of the event (K-RANKING), as CSV or XLSX (``GET /t/<slug>/export/<what>.<fmt>``).
+
+Every cell goes through ``tournaments.spreadsheets``: names starting with = + - @ are never
+formulas. The printable final ranking is a page (``views.print_ranking``, scoring/print.html).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+
+from tournaments import labels, spreadsheets
+from tournaments.models import Player, Tournament
+
+from . import selectors
+
+RANKING_EXPORTS = {"ranking-events": "events", "ranking-games": "games", "ranking-standings": "standings"}
+EXPORTS = ("standings", "results", *RANKING_EXPORTS)
+FORMATS = ("csv", "xlsx")
+
+
+def standings_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    data = selectors.standings(tournament)
+    head = [_("Rank"), _("Player"), _("Club")]
+    for g in data["games"]:
+        head += [_("Game %(n)s") % {"n": g}, _("Counted")]
+    head += [_("Total"), _("Extra-objective points"), _("Armies")]
+    rows = []
+    for r in data["rows"]:
+        cells = {c["game"]: c for c in r["games"]}
+        line: list[Any] = [r["rank"], r["name"], r["club"]]
+        for g in data["games"]:
+            c = cells.get(g)
+            line += [c["points"] if c else "", (_("yes") if c["counted"] else _("no")) if c else ""]
+        line += [r["total"], r["extra"], r["armies"]]
+        rows.append(line)
+    return head, rows
+
+
+def results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    conf = selectors.settings_for(tournament)
+    head = [_("Game"), _("Table"), _("Status"), _("Version"), _("Seat"), _("Player"), _("Game score"),
+            _("Extra-objective points"), _("Armies"), _("Place"), _("Tournament points"), _("Eliminated"),
+            _("Ended by"), _("Short form")]
+    states = selectors.table_states(tournament)
+    names = {p.pk: p.display_name for p in Player.objects.filter(
+        pk__in={r.get("player") for st in states for s in st.submissions for r in s.scores})}
+    rows = []
+    for st in states:
+        sub = st.counting(conf.publish_unconfirmed)
+        if sub is None:
+            rows.append([st.table.game.number, st.table.number, labels.result_status(st.status)] + [""] * 11)
+            continue
+        for r in sorted(sub.scores, key=lambda r: r["seat"]):
+            rows.append([st.table.game.number, st.table.number, labels.result_status(st.status), sub.number,
+                         r["seat"], names.get(r.get("player"), ""), r["game_score"], r["extra_objective"],
+                         r["armies"], r["place"], r["tournament_points"], r.get("eliminated") or "", sub.ended_by,
+                         _("yes") if sub.kind == "short" else ""])
+    return head, rows
+
+
+def ranking_table(tournament: Tournament, what: str, national_ids: bool = False
+                  ) -> tuple[list[str], list[list[Any]]]:
+    """K-RANKING rows (events, games, standings) in the national ranking's column names
+    (players' national ids only for an organizer)."""
+    rows = selectors.event_ranking(tournament, national_ids=national_ids)[RANKING_EXPORTS[what]]
+    head = list(rows[0]) if rows else []
+    return head, [list(r.values()) for r in rows]
+
+
+def response(tournament: Tournament, what: str, fmt: str, national_ids: bool = False) -> HttpResponse:
+    """The ``what`` spreadsheet (one of :data:`EXPORTS`) as a ``fmt`` file to download."""
+    if what in RANKING_EXPORTS:
+        head, rows = ranking_table(tournament, what, national_ids)
+    else:
+        head, rows = (standings_table if what == "standings" else results_table)(tournament)
+    name = f"{tournament.slug}-{what}"
+    if fmt == "csv":
+        resp = HttpResponse(spreadsheets.csv_text([head, *rows]), content_type="text/csv; charset=utf-8")
+    else:
+        resp = HttpResponse(spreadsheets.xlsx_bytes([(what[:30], [head, *rows])]),
+                            content_type=spreadsheets.XLSX_CONTENT_TYPE)
+    resp["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return resp

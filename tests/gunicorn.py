@@ -1,0 +1,64 @@
+"""A real gunicorn serving this checkout on a free loopback port, for the tests that need a
+server process of their own: the clubs' shared instance (tests/publishing/test_two_instances.py)
+and a web process killed mid-request (tests/hardening/test_restarts.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    """The environment of a production-like process on ``database_url`` (no Redis: eager tasks)."""
+    env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "false", "HTTPS": "false",
+           "ALLOWED_HOSTS": "127.0.0.1", "SECRET_KEY": settings.SECRET_KEY, "CONN_MAX_AGE": "0",
+           "CELERY_TASK_ALWAYS_EAGER": "true", "LOG_LEVEL": "WARNING"}
+    env.pop("REDIS_URL", None)
+    return env
+
+
+class Gunicorn:
+    """One worker on 127.0.0.1; :meth:`start` returns once ``/healthz`` answers."""
+
+    def __init__(self, database_url: str, *, start_timeout: float = 60) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database_url = database_url
+        self.start_timeout = start_timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "-w", "1", "--timeout", "120",
+             "-b", f"127.0.0.1:{self.port}"], cwd=ROOT, env=server_env(self.database_url),
+            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"{self.url}/healthz", timeout=2)
+                return
+            except OSError:
+                time.sleep(0.2)
+        pytest.fail("gunicorn did not start")
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+            self.proc.wait(timeout=timeout)
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies wherever it is, its transaction left open."""
+        self.stop(signal.SIGKILL, timeout=10)

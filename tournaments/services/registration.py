@@ -1,0 +1,176 @@
+"""Registrations: register (capacity, waiting list, duplicates), withdraw, promote from the waiting list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.errors import DomainError, PermissionDeniedError
+
+from .. import audit
+from ..models import Club, Player, Registration, Tournament, normalise_name
+from ..permissions import is_organizer
+from .clubs import get_or_create_club
+from .guards import require_organizer
+from .players import PlayerData, player_for
+
+
+def registration_snapshot(r: Registration) -> dict[str, Any]:
+    return {"player": r.player_id, "name": r.player.full_name, "status": r.status}
+
+
+def _ask_when_same_name(tournament: Tournament, data: PlayerData, club: Club | None) -> None:
+    """Typed again without a club, a name already registered is a question for whoever types it
+    (the same person, or a namesake to tell apart by club or nickname), not a bare refusal."""
+    if data.national_id or club is not None:
+        return
+    same = (Registration.objects.filter(tournament=tournament, player__normalised_name=normalise_name(
+        data.first_name, data.last_name)).exclude(status=Registration.Status.WITHDRAWN)
+        .select_related("player__club").first())
+    if same is None or (data.nickname and data.nickname.lower() != same.player.nickname.lower()):
+        return
+    other = same.player
+    raise DomainError(
+        _("%(name)s (%(club)s) is already registered for this tournament. Is this the same person? "
+          "If so, there is nothing to do. If it is someone else with the same name, give their club "
+          "or a nickname so the two can be told apart.")
+        % {"name": other.full_name, "club": other.club.name if other.club else _("no club")},
+        field="club", rule="DUPLICATE",
+    )
+
+
+def _registration_message_for_duplicate(player: Player) -> str:
+    return _(
+        "%(name)s is already registered for this tournament."
+    ) % {"name": player.full_name}
+
+
+@transaction.atomic
+def register(
+    tournament: Tournament, data: PlayerData, *, actor: Any = None, audit_action: str = "registration.create"
+) -> Registration:
+    """Register a player (found by normalised name + club, or created).
+
+    Anyone may register while registration is open; organizers may also add players while the
+    tournament is a draft or running. When the tournament is full the player is waitlisted.
+    A player already registered (or waitlisted) is refused with ``DUPLICATE``.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    organizer = is_organizer(actor, tournament)
+    if tournament.status == Tournament.Status.FINISHED or (
+        not organizer and not tournament.is_registration_open
+    ):
+        raise DomainError(
+            _("Registration for this tournament is closed."), field="status", rule="STATUS"
+        )
+    data = data.clean()
+    if data.national_id and not organizer:
+        raise PermissionDeniedError(
+            _("Only an organizer of this tournament may enter a national id."),
+            field="national_id", rule="ROLE",
+        )
+    club = get_or_create_club(data.club, actor=actor, region=data.region) if data.club else None
+    if club is not None and data.region and not club.region:
+        club.region = data.region
+        club.save(update_fields=["region"])
+    _ask_when_same_name(tournament, data, club)
+    player = player_for(data, club, actor=actor, tournament=tournament)
+    registration = Registration.objects.filter(tournament=tournament, player=player).first()
+    if registration is not None and registration.status != Registration.Status.WITHDRAWN:
+        raise DomainError(
+            _registration_message_for_duplicate(player), field="last_name", rule="DUPLICATE"
+        )
+    full = (
+        tournament.capacity is not None
+        and tournament.registrations.filter(status=Registration.Status.REGISTERED).count()
+        >= tournament.capacity
+    )
+    status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
+    before = registration_snapshot(registration) if registration else None
+    personal = {"email": data.email, "birth_date": data.birth_date,
+                "national_id": data.national_id}
+    if registration is None:
+        registration = Registration.objects.create(
+            tournament=tournament, player=player, status=status, **personal
+        )
+    else:  # a withdrawn player comes back, at the end of the waiting list
+        registration.status = status
+        registration.created_at = timezone.now()
+        for key, value in personal.items():
+            setattr(registration, key, value)
+        registration.save(update_fields=["status", "created_at", *personal])
+    audit.record(actor=actor, action=audit_action, obj=registration, tournament=tournament,
+                 before=before, after=registration_snapshot(registration))
+    return registration
+
+
+def waitlist_position(registration: Registration) -> int | None:
+    if registration.status != Registration.Status.WAITLISTED:
+        return None
+    return Registration.objects.filter(
+        tournament_id=registration.tournament_id, status=Registration.Status.WAITLISTED,
+        created_at__lte=registration.created_at,
+    ).exclude(created_at=registration.created_at, id__gt=registration.id).count()
+
+
+@transaction.atomic
+def withdraw(registration: Registration, *, actor: Any) -> Registration | None:
+    """Withdraw a registration; the first waitlisted player moves up when a place frees.
+    Returns the promoted registration, if any. The withdrawn player's check-ins are removed
+    (they will not be seated); tables keep their own history."""
+    tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    require_organizer(actor, tournament)
+    registration = Registration.objects.select_related("player").get(pk=registration.pk)
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise DomainError(
+            _("This registration is already withdrawn."), field="status", rule="STATUS"
+        )
+    was_registered = registration.status == Registration.Status.REGISTERED
+    before = registration_snapshot(registration)
+    registration.status = Registration.Status.WITHDRAWN
+    registration.save(update_fields=["status"])
+    registration.checkins.all().delete()
+    audit.record(actor=actor, action="registration.withdraw", obj=registration,
+                 tournament=tournament, before=before, after=registration_snapshot(registration))
+    if was_registered:
+        return _promote(tournament, actor=actor)
+    return None
+
+
+def _promote(tournament: Tournament, *, actor: Any) -> Registration | None:
+    registered = tournament.registrations.filter(status=Registration.Status.REGISTERED).count()
+    if tournament.capacity is not None and registered >= tournament.capacity:
+        return None
+    first = (
+        tournament.registrations.select_related("player")
+        .filter(status=Registration.Status.WAITLISTED)
+        .order_by("created_at", "id")
+        .first()
+    )
+    if first is None:
+        return None
+    before = registration_snapshot(first)
+    first.status = Registration.Status.REGISTERED
+    first.save(update_fields=["status"])
+    audit.record(actor=actor, action="registration.promote", obj=first, tournament=tournament,
+                 before=before, after=registration_snapshot(first))
+    return first
+
+
+@transaction.atomic
+def promote(registration: Registration, *, actor: Any) -> Registration:
+    """An organizer moves a waitlisted player up by hand (even beyond the capacity)."""
+    require_organizer(actor, registration.tournament)
+    if registration.status != Registration.Status.WAITLISTED:
+        raise DomainError(_("Only a waitlisted player can be moved up."), field="status",
+                          rule="STATUS")
+    before = registration_snapshot(registration)
+    registration.status = Registration.Status.REGISTERED
+    registration.save(update_fields=["status"])
+    audit.record(actor=actor, action="registration.promote", obj=registration,
+                 tournament=registration.tournament, before=before,
+                 after=registration_snapshot(registration))
+    return registration
