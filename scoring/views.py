@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from config import live
 from config.edge import contains_nul, nul_message
 from config.errors import ConflictError, DomainError, PermissionDeniedError
+from engine.endings import Ending
 from engine.exact import decimal
 from tables.models import Game, Table
 from tables.seating_text import priority_label
@@ -175,7 +176,7 @@ def _entry_initial(table: Table, state: selectors.TableState, seats: list[Any]) 
     over = table.status == Table.Status.FINISHED or table.game.status == Game.Status.FINISHED
     players = [{"seat": s.number, "objective": s.objective if over else "", "eliminated": None}
                for s in seats]
-    return {"kind": "board", "ended_by": "sdadata", "players": players,
+    return {"kind": "board", "ended_by": Ending.SDADATA.value, "players": players,
             "owners": dict(table.deal or {}), "armies": {}}
 
 
@@ -285,7 +286,7 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
         "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
         "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
-        "endings": ResultSubmission.Ending.choices, "army_cap": ctx_engine.rs.army_cap,
+        "endings": labels.ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap,
         "card_value": ctx_engine.rs.objective_total,
         "values": {t.name: t.value for t in board.territories.values()},
     }, status=status_code)

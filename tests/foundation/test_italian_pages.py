@@ -63,8 +63,9 @@ def english_phrases() -> set[str]:
 
 def _engine_refusals() -> list[str]:
     from engine.board import load_board
+    from engine.endings import FinalPlayer
     from engine.rulesets import get_ruleset
-    from engine.scoring import FinalPlayer, check_board
+    from engine.scoring import check_board
 
     board = load_board("world")
     players = [FinalPlayer(1, None), FinalPlayer(2, "nowhere", 1), FinalPlayer(2, None, 3)]
