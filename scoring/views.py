@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import live
 from config.edge import contains_nul, nul_message
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from config.errors import DomainError
+from config.refusals import refuse, shown
 from engine.endings import Ending
 from engine.exact import decimal
 from tables.models import Game, Table
@@ -160,10 +161,8 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
         messages.success(request, _("Result confirmed."))
-    except PermissionDeniedError as exc:
-        raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
-        messages.error(request, exc.text)
+        refuse(request, exc)
     return redirect("scoring:table", slug=tournament.slug, pk=sub.table_id)
 
 
@@ -261,11 +260,9 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
 
                 messages.success(request, _("Result saved. It counts once someone else confirms it."))
                 return redirect("scoring:table", slug=tournament.slug, pk=table.pk)
-            except PermissionDeniedError as exc:
-                raise PermissionDenied(exc.message) from exc
             except DomainError as exc:
-                error = exc
-        status_code = 409 if isinstance(error, ConflictError) else 400
+                error = shown(exc)
+        status_code = error.status_code if error is not None else 400
     else:
         typed = _entry_initial(table, state, seats)
         if kind:
@@ -293,6 +290,12 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
 
 
 # ------------------------------------------------------------------ organizer
+def _whole(value: str, name: str) -> int:
+    if not value.strip().isdigit() or len(value) > 9:
+        raise DomainError(_("%(name)s must be a whole number.") % {"name": name}, field=name, rule="FORMAT")
+    return int(value)
+
+
 @staff_required("organizer")
 def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     from django.contrib import messages
@@ -302,12 +305,12 @@ def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse
             services.update_settings(
                 actor=request.user, tournament=tournament,
                 publish_unconfirmed=bool(request.POST.get("publish_unconfirmed")),
-                best_n=int(request.POST.get("best_n") or 2),
+                best_n=_whole(request.POST.get("best_n") or "2", "best_n"),
             )
             messages.success(request, _("Scoring settings saved."))
             return redirect("scoring:status", slug=tournament.slug)
-        except (DomainError, ValueError) as exc:
-            messages.error(request, getattr(exc, "message", str(exc)))
+        except DomainError as exc:
+            refuse(request, exc)
     states = selectors.table_states(tournament)
     games: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
     counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
@@ -332,7 +335,7 @@ def finish_game(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         services.finish_game(actor=request.user, game=game)
         messages.success(request, _("Game %(n)s finished.") % {"n": number})
     except DomainError as exc:
-        messages.error(request, exc.message)
+        refuse(request, exc)
     return redirect("scoring:status", slug=tournament.slug)
 
 
@@ -365,7 +368,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             services.apply_preset(actor=request.user, tournament=tournament, preset_id=chosen, changes=changes)
             return redirect("scoring:format", slug=tournament.slug)
         except DomainError as exc:
-            error = exc
+            error = shown(exc)
     rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
     for row in rows:  # codes said in words (scoring.labels)
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])

@@ -14,7 +14,6 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -123,8 +122,8 @@ def refusal(user: Any, tournament: Tournament, role: str) -> dict[str, Any]:
 
 def staff_required(role: str) -> Callable[..., Any]:
     """Page decorator for ``view(request, tournament, ...)`` routed as ``<slug>``: anonymous →
-    login page; signed in without ``role`` ("organizer" or "referee") → 403 page; a service's
-    PermissionDeniedError → 403 page too."""
+    login page; signed in without ``role`` ("organizer" or "referee") → 403 page (a service's
+    PermissionDeniedError too: ``config.refusals``)."""
     # translated per request (in the user's language), not once at import
     if role == "organizer":
         check, refusal = is_organizer, gettext_lazy("Only an organizer of this tournament can do this.")
@@ -139,11 +138,8 @@ def staff_required(role: str) -> Callable[..., Any]:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not check(request.user, tournament):
-                raise PermissionDenied(str(refusal))
-            try:
-                return view(request, tournament, *args, **kwargs)
-            except PermissionDeniedError as exc:
-                raise PermissionDenied(exc.message) from exc
+                raise PermissionDeniedError(str(refusal), rule="ROLE")
+            return view(request, tournament, *args, **kwargs)  # refusals: config.refusals
 
         return wrapper
 
