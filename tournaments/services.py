@@ -37,7 +37,7 @@ from .models import (
     TournamentRole,
     normalise_name,
 )
-from .permissions import is_organizer, is_referee
+from .permissions import is_organizer, require_organizer, require_referee
 
 TIME_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 EDITABLE_FIELDS = (
@@ -47,20 +47,6 @@ EDITABLE_FIELDS = (
 
 
 # --- helpers -------------------------------------------------------------------------------
-def require_organizer(actor: Any, tournament: Tournament) -> None:
-    if not is_organizer(actor, tournament):
-        raise PermissionDeniedError(
-            _("Only an organizer of this tournament may do this."), rule="ROLE"
-        )
-
-
-def require_referee(actor: Any, tournament: Tournament) -> None:
-    if not is_referee(actor, tournament):
-        raise PermissionDeniedError(
-            _("Only a referee or an organizer of this tournament may do this."), rule="ROLE"
-        )
-
-
 def tournament_snapshot(t: Tournament) -> dict[str, Any]:
     return {
         "name": t.name, "slug": t.slug, "date": t.date.isoformat() if t.date else None,
