@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -48,11 +49,13 @@ def add_to_form(form: Any, exc: DomainError) -> None:
 
 
 def back(request: HttpRequest) -> HttpResponse:
-    """The page the action came from (same site only), else the page itself."""
+    """The page the action came from (same site only, never the refused page itself: a refused
+    read would loop), else the home page."""
     referer = request.headers.get("Referer", "")
-    if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}, request.is_secure()):
+    if (referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}, request.is_secure())
+            and not (request.method == "GET" and urlsplit(referer).path == request.path)):
         return HttpResponseRedirect(referer)
-    return HttpResponseRedirect(request.get_full_path() if request.method == "GET" else "/")
+    return HttpResponseRedirect("/")
 
 
 class RefusalMiddleware:
@@ -78,8 +81,6 @@ class RefusalMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if request.path_info.startswith("/api/"):
-            return None  # the API's own handler (config.api.exception_handler)
         if is_htmx(request):
             if isinstance(exc, DomainError):
                 return refusal_from(request, exc)
@@ -88,7 +89,7 @@ class RefusalMiddleware:
             if isinstance(exc, Http404):
                 return refusal(request, status=404)
             return None
-        if isinstance(exc, DomainError):
+        if isinstance(exc, DomainError) and not request.path_info.startswith("/api/"):  # the API: config.api
             refuse(request, exc)  # raises the 403 / 404 page for those kinds
             return back(request)
         return None
