@@ -42,6 +42,7 @@ class NextAction:
     threshold: int | None
     rule: str | None
     message: str
+    ended_by: Ending | None = None  # kind "ended": how
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ class ClosureState:
         s = self.seat
         if self.phase == ENDED:
             how = "a sdadata roll" if self.ended_by is Ending.SDADATA else "the end of time"
-            return NextAction("ended", None, None, None, f"the game has ended by {how}")
+            return NextAction("ended", None, None, None, f"the game has ended by {how}", self.ended_by)
         if self.phase == PLAY:
             return NextAction("play", s, None, None, f"seat {s} plays")
         if self.phase == FINISH:

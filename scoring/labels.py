@@ -13,25 +13,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from engine.endings import ENTERED, Ending
-
-# engine.endings.Ending: how a game ended (the one place its words are said)
-ENDINGS: Mapping[str, Any] = {
-    Ending.OBJECTIVE: _("Objective met (RisiKo!)"),
-    Ending.SDADATA: _("Sdadata"),
-    Ending.ELIMINATION: _("Elimination"),
-    Ending.TIME: _("Time"),
-    Ending.DECK: _("Objective deck ran out"),
-    Ending.INCOMPLETE: _("Not ended"),
-}
-
-# what a referee chooses from (ResultSubmission.ended_by, the entry form, the API's ended_by)
-ENDING_CHOICES = [(e.value, ENDINGS[e]) for e in ENTERED]
-
-
-def ending(code: str | None) -> str:
-    return str(ENDINGS.get(code, code)) if code else ""
-
 # scoring.standings.METRICS: what each tie-break metric of the standings means
 METRICS: Mapping[str, Any] = {
     "final": _("place in the final (K-KO-RCU: finalists first)"),

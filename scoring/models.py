@@ -15,11 +15,10 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.engine_messages import ENDING_CHOICES
 from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 from tables.models import Table
 from tournaments.models import Player, Tournament
-
-from . import labels
 
 
 class ScoringSettings(models.Model):
@@ -67,7 +66,7 @@ class ResultSubmission(models.Model):
     number = models.PositiveIntegerField(_("version"))
     kind = models.CharField(max_length=10, choices=Kind.choices)
     # engine.endings.ENTERED (a recorded game's "deck" is stored as the "time" it scores under)
-    ended_by = models.CharField(_("how the game ended"), max_length=20, choices=labels.ENDING_CHOICES)
+    ended_by = models.CharField(_("how the game ended"), max_length=20, choices=ENDING_CHOICES)
     # What was entered. Board: {"players": [{seat, objective, eliminated}], "owners": {territory:
     # seat}, "armies": {territory: n}}; short: {"players": [{seat, objective_points, extra_points,
     # armies, eliminated, risiko}]}; record: {"record": {...}} plus the board read from it.

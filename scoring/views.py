@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import live
 from config.edge import contains_nul, nul_message
+from config.engine_messages import ENDING_CHOICES
 from config.errors import DomainError
 from config.refusals import refuse, shown
 from engine.endings import Ending
@@ -283,7 +284,7 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
         "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
         "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
-        "endings": labels.ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap,
+        "endings": ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap,
         "card_value": ctx_engine.rs.objective_total,
         "values": {t.name: t.value for t in board.territories.values()},
     }, status=status_code)

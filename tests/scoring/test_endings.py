@@ -1,4 +1,4 @@
-"""How a game ends is listed once (engine.endings.Ending) and said once (scoring.labels.ENDINGS):
+"""How a game ends is listed once (engine.endings.Ending) and said once (config.engine_messages.ENDINGS):
 the result's field, the entry page, the API and the engine all take it from there."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from config import engine_messages
 from engine.endings import ENTERED, Ending
-from scoring import labels
 from scoring.models import ResultSubmission
 from scoring.serializers import ResultInputSerializer
 
@@ -26,7 +26,7 @@ def test_the_endings_are_the_contracts() -> None:
 @pytest.mark.parametrize("ending", list(Ending))
 def test_every_ending_is_said_in_italian_and_english(ending: Ending) -> None:
     with translation.override("en"):
-        english = str(labels.ENDINGS[ending])
+        english = str(engine_messages.ENDINGS[ending])
     assert english.strip()
     catalog = translation.trans_real.translation("it")._catalog  # noqa: SLF001 - the compiled .po
     assert catalog.get(english), f"no Italian for {ending}"
@@ -36,7 +36,7 @@ def test_the_result_the_form_and_the_api_offer_the_same_endings() -> None:
     entered = [e.value for e in ENTERED]
     assert [v for v, _label in ResultSubmission._meta.get_field("ended_by").choices] == entered
     assert list(ResultInputSerializer().fields["ended_by"].choices) == entered
-    assert [v for v, _label in labels.ENDING_CHOICES] == entered
+    assert [v for v, _label in engine_messages.ENDING_CHOICES] == entered
 
 
 def test_no_second_list_of_endings() -> None:
@@ -63,4 +63,4 @@ def test_the_entry_page_shows_the_endings_in_italian(client: Any, setup: dict[st
     with translation.override("it"):
         for ending in ENTERED:
             assert f'<option value="{ending.value}"' in page.content.decode()
-        assert str(labels.ENDINGS[Ending.OBJECTIVE]) in page.content.decode()
+        assert str(engine_messages.ENDINGS[Ending.OBJECTIVE]) in page.content.decode()
