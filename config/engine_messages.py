@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from engine.endings import ENTERED, Ending
 from engine.violations import EngineError, Violation
 
 MESSAGES: Mapping[str, Any] = {
@@ -65,3 +66,21 @@ def describe(code: str, params: Mapping[str, Any], fallback: str) -> str:
 def violation_text(v: Violation | EngineError) -> str:
     """"RULE: sentence" — the rule id once, then the sentence in the page's language."""
     return f"{v.rule}: {describe(v.code, v.params, v.message)}"
+
+
+# engine.endings.Ending: how a game ended (the one place its words are said)
+ENDINGS: Mapping[str, Any] = {
+    Ending.OBJECTIVE: _("Objective met (RisiKo!)"),
+    Ending.SDADATA: _("Sdadata"),
+    Ending.ELIMINATION: _("Elimination"),
+    Ending.TIME: _("Time"),
+    Ending.DECK: _("Objective deck ran out"),
+    Ending.INCOMPLETE: _("Not ended"),
+}
+
+# what a referee chooses from (ResultSubmission.ended_by, the entry form, the API's ended_by)
+ENDING_CHOICES = [(e.value, ENDINGS[e]) for e in ENTERED]
+
+
+def ending(code: str | None) -> str:
+    return str(ENDINGS.get(code, code)) if code else ""

@@ -1,30 +1,68 @@
 """Domain errors raised by services and understood by every front end.
 
-A service refuses bad input by raising :class:`DomainError` with the field it concerns and the
-rule id (docs/rules.md) that it breaks (or a project code such as ``CAPACITY``). The REST API turns
-it into HTTP 400 (``{"field": [...], "rule": ...}``), pages show it next to the field and keep
-what was typed. :class:`ConflictError` is a lost race (HTTP 409): someone else changed the same
-thing first; the message says what to reload.
+A service refuses by raising :class:`DomainError`: the message (in the user's language), the rule
+id (docs/rules.md) it breaks or a project code (``ROLE``, ``VERSION``, ``CAPACITY``…), the field
+it concerns, and its :class:`Refusal` kind. Each front end turns it into its own answer in one
+place, from the kind:
+
+- the REST API (``config.api.exception_handler``): the status of :data:`HTTP_STATUS` and one
+  ``Error`` body, :meth:`DomainError.as_dict` (``{field: [message], "rule", "detail"}``);
+- pages (``config.htmx.RefusalMiddleware``): an htmx action gets the refusal fragment; a page's
+  action gets a message on the page it came from (forbidden: the 403 page; not found: the 404
+  page); a form keeps what was typed and shows it next to the field (``config.refusals.add_to_form``);
+- management commands (``config.commands.DomainCommand``): exit code :data:`EXIT_CODE` with the
+  one-line :attr:`DomainError.text`.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+
+class Refusal(StrEnum):
+    INVALID = "invalid"  # bad input: what to fix is in the message (and the field)
+    UNAUTHORISED = "unauthorised"  # no valid credentials (a club's publishing token)
+    FORBIDDEN = "forbidden"  # signed in, but not allowed (rule ROLE)
+    NOT_FOUND = "not_found"  # what was acted on does not exist (any more)
+    CONFLICT = "conflict"  # a lost race: someone changed the same thing first; reload
+    TOO_LARGE = "too_large"  # over a size limit (an upload, a published tournament)
+
+
+HTTP_STATUS: dict[Refusal, int] = {
+    Refusal.INVALID: 400, Refusal.UNAUTHORISED: 401, Refusal.FORBIDDEN: 403,
+    Refusal.NOT_FOUND: 404, Refusal.CONFLICT: 409, Refusal.TOO_LARGE: 413,
+}
+EXIT_CODE = 2  # a refused command, whatever the kind (as the engine's command line: unusable input)
+
 
 class DomainError(Exception):
-    status_code = 400
+    kind: Refusal = Refusal.INVALID
 
-    def __init__(self, message: str, *, field: str | None = None, rule: str | None = None):
+    def __init__(self, message: str, *, field: str | None = None, rule: str | None = None,
+                 kind: Refusal | None = None):
         super().__init__(message)
         self.message = message
         self.field = field
         self.rule = rule
+        if kind is not None:
+            self.kind = kind
+
+    @property
+    def status_code(self) -> int:
+        return HTTP_STATUS[self.kind]
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODE
 
     @property
     def text(self) -> str:
-        """The message as a page shows it: a rule id of the rules (``D-50``, ``K-BEST2``) is
-        cited after it; an internal kind of refusal (``DUPLICATE``, ``REQUIRED``, ``STATUS``…)
-        is not, the sentence says it (the API still gives it as ``rule``)."""
-        return f"{self.message} [{self.rule}]" if self.rule and "-" in self.rule else self.message
+        """The message as a page or a console shows it, on one line: a rule id of the rules
+        (``D-50``, ``K-BEST2``) is cited after it; an internal kind of refusal (``DUPLICATE``,
+        ``REQUIRED``, ``STATUS``…) is not, the sentence says it (the API still gives it as
+        ``rule``)."""
+        message = " ".join(self.message.split())
+        return f"{message} [{self.rule}]" if self.rule and "-" in self.rule else message
 
     def as_dict(self) -> dict[str, object]:
         key = self.field or "non_field_errors"
@@ -32,8 +70,13 @@ class DomainError(Exception):
 
 
 class ConflictError(DomainError):
-    status_code = 409
+    kind = Refusal.CONFLICT
 
 
 class PermissionDeniedError(DomainError):
-    status_code = 403
+    kind = Refusal.FORBIDDEN
+
+
+class NotFoundError(DomainError):
+    kind = Refusal.NOT_FOUND
+

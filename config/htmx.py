@@ -10,9 +10,9 @@ request therefore becomes the same small answer:
 - the status is 200 so that htmx swaps it and the browser logs no failed request; the refused
   status travels in ``X-Refusal-Status`` (and ``data-status`` of the message).
 
-Views may build it themselves with :func:`refusal`; :class:`HtmxRefusalMiddleware` turns every
-other refused htmx request (a ``DomainError``, ``PermissionDenied``, a 404, a CSRF failure, any
-4xx answer) into one, and sends an htmx request whose session has ended to the login page
+Views may build it themselves with :func:`refusal`; ``config.refusals.RefusalMiddleware`` turns
+every other refused htmx request (a ``DomainError``, ``PermissionDenied``, a 404, a CSRF failure,
+any 4xx answer) into one, and sends an htmx request whose session has ended to the login page
 (``HX-Redirect``: the whole page, never a login form inside a row). A view that answers an htmx refusal with its own fragment for the request's
 target (the referee panel keeps what was typed) marks it with :func:`keep_target`. Nothing here
 uses inline scripts or styles: the content security policy allows neither.
@@ -20,12 +20,10 @@ uses inline scripts or styles: the content security policy allows neither.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
@@ -78,40 +76,7 @@ def keep_target(response: HttpResponse, *, status: int) -> HttpResponse:
     return response
 
 
-class HtmxRefusalMiddleware:
-    """Every refused htmx request answers through :func:`refusal` (see the module docstring)."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        if is_htmx(request) and response.status_code == 302 and _to_login(response):
-            # signed out meanwhile: the whole page goes to the login page (and comes back to
-            # where it was), instead of a login form inside a table row
-            return signed_out(request)
-        if (
-            is_htmx(request)
-            and 400 <= response.status_code < 500
-            and "X-Refusal-Status" not in response
-        ):
-            message = getattr(response, "refusal_message", "")
-            return refusal(request, message, status=response.status_code)
-        return response
-
-    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if not is_htmx(request):
-            return None
-        if isinstance(exc, DomainError):
-            return refusal_from(request, exc)
-        if isinstance(exc, PermissionDenied):
-            return refusal(request, str(exc) if exc.args else "", status=403)
-        if isinstance(exc, Http404):
-            return refusal(request, status=404)
-        return None
-
-
-def _to_login(response: HttpResponse) -> bool:
+def to_login(response: HttpResponse) -> bool:
     from django.conf import settings
     from django.shortcuts import resolve_url
 

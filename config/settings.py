@@ -78,7 +78,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "config.htmx.HtmxRefusalMiddleware",  # a refused htmx action says why in the page
+    "config.refusals.RefusalMiddleware",  # a refused action says why in the page (htmx or not)
     "config.security.ContentSecurityPolicyMiddleware",  # CSP + a few headers (config/security.py)
     "config.security.LoginRateLimitMiddleware",  # 429 after 5 failed logins per user+IP / 15 min
 ]

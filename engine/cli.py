@@ -143,9 +143,10 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> _Pairs:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.board import load_board
+    from engine.endings import BOARD_ENDINGS, Ending, FinalBoard, FinalPlayer
     from engine.objectives import deck_for, load_deck
     from engine.rulesets import get_ruleset
-    from engine.scoring import FinalPlayer, check_board, score_game
+    from engine.scoring import check_board, score_game
 
     try:
         data = json.loads(Path(args.board).read_bytes(), object_pairs_hook=_object_pairs)
@@ -157,8 +158,13 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _fail("the board must be a JSON object")
     board = load_board(str(data.get("map", "world")))
     rs = get_ruleset(data.get("ruleset", "RTU"))
-    ended_by = str(data.get("ended_by", "sdadata"))
     problems: list[tuple[str, str]] = []
+    bad_ending: list[tuple[str, str]] = []  # reported with the board's own problems
+    try:
+        ended_by = Ending.parse(data.get("ended_by", "sdadata"), BOARD_ENDINGS)
+    except EngineError as err:
+        bad_ending.append((err.rule, err.message))
+        ended_by = Ending.INCOMPLETE  # checked like any ending but the objective
     try:
         players = [
             FinalPlayer(int(p["seat"]), str(p.get("objective") or ""), _order(p.get("eliminated")))
@@ -185,10 +191,11 @@ def cmd_score(args: argparse.Namespace) -> int:
         loaded, deck_problems = load_deck({"cards": cards}, board)
         problems += [(p.rule, p.message) for p in deck_problems]
         objectives.update(loaded)
-    problems += [(v.rule, v.message) for v in check_board(board, rs, players, objectives, owners, armies, ended_by)]
+    final = FinalBoard(ended_by, tuple(players), owners, armies)
+    problems += bad_ending + [(v.rule, v.message) for v in check_board(board, rs, final, objectives)]
     if problems:
         return _report(args.json, problems)
-    scores = score_game(board, rs, players, objectives, owners, armies, ended_by, system=args.scoring or rs.default_scoring)
+    scores = score_game(board, rs, final, objectives, system=args.scoring or rs.default_scoring)
     rows = [_score_row(s) for s in scores]
     if args.json:
         print(_dump({"scores": rows}))

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.endings import Ending
 from engine.violations import EngineError
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class NextAction:
     threshold: int | None
     rule: str | None
     message: str
+    ended_by: Ending | None = None  # kind "ended": how
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class ClosureState:
     rising: int | None = None  # the threshold of the rounds after the first roll (E-SDADATA)
     conquered: int = 0  # conquests so far in the current turn (for next_action only)
     eliminated: frozenset[int] = frozenset()
-    ended_by: str | None = None  # "sdadata" | "time" once ended
+    ended_by: Ending | None = None  # SDADATA or TIME once ended
     # settings copied from the rule set so a stored state restores on its own
     closure: str = "sdadata"
     supplementary: str = "whole_rounds"
@@ -128,8 +130,8 @@ class ClosureState:
     def next_action(self) -> NextAction:
         s = self.seat
         if self.phase == ENDED:
-            how = "a sdadata roll" if self.ended_by == "sdadata" else "the end of time"
-            return NextAction("ended", None, None, None, f"the game has ended by {how}")
+            how = "a sdadata roll" if self.ended_by is Ending.SDADATA else "the end of time"
+            return NextAction("ended", None, None, None, f"the game has ended by {how}", self.ended_by)
         if self.phase == PLAY:
             return NextAction("play", s, None, None, f"seat {s} plays")
         if self.phase == FINISH:
@@ -206,13 +208,13 @@ class ClosureState:
                 raise EngineError("E-SDADATA", f"the sdadata is {self.dice} dice of 1 to 6, not {list(roll)}",
                                   "closure.bad_dice", {"dice": self.dice, "roll": ", ".join(map(str, roll))})
         if threshold is not None and roll is not None and sum(roll) <= threshold:
-            return replace(self, phase=ENDED, ended_by="sdadata", conquered=0)
+            return replace(self, phase=ENDED, ended_by=Ending.SDADATA, conquered=0)
         nxt, new_round = self._next_seat(seat)
         phase, new_threshold = self.phase, self.rising
         if seat == self.anchor:
             if phase == FINISH:
                 if self.closure == "time_attack":
-                    return replace(self, phase=ENDED, ended_by="time", conquered=0)
+                    return replace(self, phase=ENDED, ended_by=Ending.TIME, conquered=0)
                 phase = SUPPLEMENTARY
             elif phase == SUPPLEMENTARY:
                 phase, new_threshold = SDADATA, self.first_threshold + self.threshold_step
@@ -241,7 +243,7 @@ class ClosureState:
             "rising": self.rising,
             "conquered": self.conquered,
             "eliminated": sorted(self.eliminated),
-            "ended_by": self.ended_by,
+            "ended_by": None if self.ended_by is None else self.ended_by.value,
             "closure": self.closure,
             "supplementary": self.supplementary,
             "first_threshold": self.first_threshold,
@@ -263,7 +265,7 @@ class ClosureState:
                 rising=None if data.get("rising") is None else int(data["rising"]),
                 conquered=int(data.get("conquered", 0)),
                 eliminated=frozenset(int(s) for s in data.get("eliminated", [])),
-                ended_by=data.get("ended_by"),
+                ended_by=None if data.get("ended_by") is None else Ending.parse(data["ended_by"]),
                 closure=str(data["closure"]),
                 supplementary=str(data["supplementary"]),
                 first_threshold=int(data["first_threshold"]),

@@ -21,12 +21,14 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine.board import Board
 from engine.closure import ClosureState
 from engine.deal import check_deal, deal
 from engine.dice import resolve
+from engine.endings import Ending, FinalBoard, FinalPlayer, objective_rule
 from engine.exact import Number, number
 from engine.objectives import Objective, deck_for, load_deck, objective_held
 from engine.record import JOLLY, Event, ParseResult, Record, parse_record
@@ -66,7 +68,7 @@ class Replay:
         self.seat_objective: dict[int, Objective] = {}
         # O-RTU: how many territories of its card ("territories", "continents") a seat lacks
         self.card_missing: dict[int, int] = {}
-        self.ended_by: str | None = None
+        self.ended_by: Ending | None = None
         self.ended_at: int | None = None
         self.rounds = 0
         self.turn_starts: list[int] = []  # event index where each turn begins (the first: after set-up)
@@ -95,7 +97,7 @@ class Replay:
         self.to_place = 0  # what of it still fits under D-CAP
         self.conquered = 0
         self.pending: tuple[int, str, str, int] | None = None  # advance due: (event, from, to, dice)
-        self.ending: str | None = None  # the game ends once the pending advance is made (A-ELIM, S-TA)
+        self.ending: Ending | None = None  # the game ends once the pending advance is made (A-ELIM, S-TA)
         self.roll: tuple[int, ...] | None = None
         self.roll_at: int | None = None
         self.moved = False
@@ -281,7 +283,7 @@ class Replay:
         its type. A handler reads and updates the turn's state on ``self``.
         """
         if not self.setup_deal():
-            self.ended_by = "incomplete"
+            self.ended_by = Ending.INCOMPLETE
             return
         self.setup_objectives()
         first, expired = self._setup_placement()
@@ -393,7 +395,7 @@ class Replay:
             if self.ending is not None:
                 self.ended_by, self.ended_at = self.ending, n_events - 1
         if self.ended_by is None:
-            self.ended_by = "incomplete"
+            self.ended_by = Ending.INCOMPLETE
 
     def _missed_advance(self, i: int) -> None:
         """A-OCCUPY: a conquest not followed by its advance; the minimum advance is made for it."""
@@ -455,7 +457,7 @@ class Replay:
         self.armies[territory] += placed
         self.total[seat] += placed
         if self.objective_met(seat):
-            self.ended_by, self.ended_at = "objective", i
+            self.ended_by, self.ended_at = Ending.OBJECTIVE, i
 
     def _on_attack(self, i: int, ev: Event) -> None:
         """A-SRC, A-ADJ and the dice; the record's dice decide the losses (A-RESOLVE)."""
@@ -523,7 +525,7 @@ class Replay:
             self._eliminate(i, seat, loser, closure.round < self.elim_round)
             self.closure = closure.eliminate(loser)
             if len(self.eliminated) >= self.n - 1 or (self.rs.closure == "time_attack" and self.reshuffles > 0):
-                self.ending = "elimination"  # S-TA: after the first reshuffle too; after the advance
+                self.ending = Ending.ELIMINATION  # S-TA: after the first reshuffle too; after the advance
 
     def _on_advance(self, i: int, ev: Event) -> None:
         """A-OCCUPY: at least as many armies as dice of the last roll, leaving one behind."""
@@ -553,7 +555,7 @@ class Replay:
         if self.ending is not None:
             self.ended_by, self.ended_at = self.ending, i
         elif self.objective_met(seat):
-            self.ended_by, self.ended_at = "objective", i
+            self.ended_by, self.ended_at = Ending.OBJECTIVE, i
 
     def _on_move(self, i: int, ev: Event) -> None:
         """M-MOVE: one strategic move per turn, between two bordering territories of the seat."""
@@ -580,7 +582,7 @@ class Replay:
         if self.garrison and armies[src] < self.garrison and self.borders_enemy(src, seat):
             self.flag(i, "RTU-GARRISON", f"the move leaves {armies[src]} on {src}, which borders an enemy")
         if self.objectives and self.objective_met(seat):
-            self.ended_by, self.ended_at = "objective", i
+            self.ended_by, self.ended_at = Ending.OBJECTIVE, i
 
     def _on_sdadata(self, i: int, ev: Event) -> None:
         """E-SDADATA: at most one roll per turn; its dice are judged at the end of the turn."""
@@ -609,19 +611,19 @@ class Replay:
         self.closure = closure
         self.rounds = closure.round
         if closure.ended:
-            self.ended_by, self.ended_at = closure.ended_by or "sdadata", i
+            self.ended_by, self.ended_at = closure.ended_by or Ending.SDADATA, i
             return  # any later event is flagged before its handler runs
         if self.rs.deck_exhaustions_to_end and self.exhaustions >= self.rs.deck_exhaustions_to_end:
             # S-TA: the last round ends with the player who drew the deck's last card
-            self.ended_by, self.ended_at = "deck", i
+            self.ended_by, self.ended_at = Ending.DECK, i
             return
         self._begin_turn(i + 1, closure.seat)
 
     # ------------------------------------------------------------------ pieces of the loop
     def _end_rule(self) -> str:
-        if self.ended_by == "objective":
-            return "O-CLASSIC" if self.rs.objectives == "classic" else "O-RTU"
-        return _END_RULE.get(self.ended_by or "", "TURN-PHASES")
+        if self.ended_by is Ending.OBJECTIVE:
+            return objective_rule(self.rs.objectives)
+        return self.ended_by.rule if self.ended_by is not None else "TURN-PHASES"
 
     def _advance(self, seat: int, src: str, dst: str, dice_n: int) -> None:
         amount = max(1, min(dice_n, self.armies[src] - 1))
@@ -669,30 +671,24 @@ class Replay:
 
     # ------------------------------------------------------------------ result
     def verdict(self) -> Verdict:
-        ended_by = self.ended_by or "incomplete"
+        final = self.final_board()
         scores: list[dict[str, Any]] = []
-        if ended_by != "incomplete" and self.owner:
-            scores = self._scores(ended_by)
-        return Verdict(
-            violations=tuple(self.violations),
-            ended_by=ended_by,
-            rounds=self.rounds,
-            owners=dict(self.owner),
-            armies=dict(self.armies),
-            scores=tuple(scores),
-        )
+        if final.ended_by.ended and self.owner:
+            scores = self._scores(final)
+        return Verdict(violations=tuple(self.violations), final=final, rounds=self.rounds, scores=tuple(scores))
 
-    def _scores(self, ended_by: str) -> list[dict[str, Any]]:
-        from engine.scoring import FinalPlayer, score_game  # heavier: imported for ended games only
-
+    def final_board(self) -> FinalBoard:
+        """The board the game ended on (or stopped at), with every seat's card and elimination order."""
         order = {seat: k + 1 for k, seat in enumerate(self.eliminated)}
-        players = [
-            FinalPlayer(p.seat, p.objective or "", order.get(p.seat)) for p in self.record.players
-        ]
+        players = tuple(FinalPlayer(p.seat, p.objective or "", order.get(p.seat)) for p in self.record.players)
+        return FinalBoard(self.ended_by or Ending.INCOMPLETE, players, dict(self.owner), dict(self.armies))
+
+    def _scores(self, final: FinalBoard) -> list[dict[str, Any]]:
+        from engine.scoring import score_game  # heavier: imported for ended games only
+
         try:
             result = score_game(  # the deck's end scores like the clock's (S-TA)
-                self.board, self.rs, players, self.seat_objectives(), self.owner, self.armies,
-                "time" if ended_by == "deck" else ended_by,
+                self.board, self.rs, replace(final, ended_by=final.ended_by.scored_as), self.seat_objectives(),
                 system=self.rs.default_scoring,
             )
         except EngineError as exc:
@@ -753,7 +749,6 @@ def _fix_roll(closure: ClosureState, conquered: int, roll: tuple[int, ...] | Non
 
 
 _THREE = {"fanti": "three_fanti", "cannoni": "three_cannoni", "cavalieri": "three_cavalieri"}
-_END_RULE = {"deck": "S-TA", "sdadata": "E-SDADATA", "elimination": "A-ELIM", "time": "S-TA"}
 _WHAT = {"attack": "the first attack", "move": "the strategic move", "end_turn": "the end of the turn",
          "sdadata": "the sdadata"}
 
@@ -771,7 +766,7 @@ def adjudicate_parsed(parsed: ParseResult) -> Verdict:
         game.run()
     except Exception as exc:  # noqa: BLE001 - the contract: never a crash (tests assert this net stays unused)
         game.flag(None, "FORMAT", f"record could not be replayed: {type(exc).__name__}: {exc}")
-        game.ended_by = "incomplete"
+        game.ended_by = Ending.INCOMPLETE
     return game.verdict()
 
 

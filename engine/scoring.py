@@ -25,20 +25,14 @@ from typing import Any
 
 from engine import club_formats
 from engine.board import Board
+from engine.endings import BOARD_ENDINGS, Ending, FinalBoard, FinalPlayer
 from engine.exact import Number, decimal, fraction
 from engine.exact import number as _number
 from engine.objectives import Objective, objective_held
 from engine.rulesets import RuleSet
 from engine.violations import EngineError, Violation
 
-ENDINGS = ("objective", "sdadata", "elimination", "incomplete", "time")
-
-
-@dataclass(frozen=True)
-class FinalPlayer:
-    seat: int
-    objective: str | None
-    eliminated: int | None = None  # elimination order, 1 = first eliminated
+__all__ = ["SCORING_SYSTEMS", "FinalBoard", "FinalPlayer", "SeatScore", "check_board", "score_game"]
 
 
 @dataclass(frozen=True)
@@ -73,7 +67,7 @@ class Facts:
     objectives: Mapping[str, Objective]
     owners: Mapping[str, int]
     armies: Mapping[str, int]
-    ended_by: str
+    ended_by: Ending
     winner: int | None  # the seat that met its objective (ended_by "objective"), else None
     held_points: Mapping[int, int]  # value of all territories each seat holds
     objective_points: Mapping[int, int]  # value of the held territories on the seat's own card
@@ -202,13 +196,13 @@ SCORING_SYSTEMS: Mapping[str, ScoringSystem] = MappingProxyType(
 def _facts(
     board: Board,
     rs: RuleSet,
-    players: Sequence[FinalPlayer],
+    final: FinalBoard,
     objectives: Mapping[str, Objective],
     owners: Mapping[str, int],
     armies: Mapping[str, int],
-    ended_by: str,
     total_supremacy: bool = False,
 ) -> Facts:
+    players, ended_by = final.players, final.ended_by
     seats = [p.seat for p in players]
     held = dict.fromkeys(seats, 0)
     in_obj = dict.fromkeys(seats, 0)
@@ -229,7 +223,7 @@ def _facts(
             in_obj[seat] += value
             army_obj[seat] += armies.get(t, 0)
     winner = None
-    if ended_by == "objective":
+    if ended_by is Ending.OBJECTIVE:
         holders = [s for s in seats if _holds(board, players, objectives, owners, armies, s)]
         winner = holders[0] if len(holders) == 1 else None
     return Facts(
@@ -256,21 +250,21 @@ def _holds(
 def check_board(
     board: Board,
     rs: RuleSet,
-    players: Sequence[FinalPlayer],
+    final: FinalBoard,
     objectives: Mapping[str, Objective],
-    owners: Mapping[str, int],
-    armies: Mapping[str, int],
-    ended_by: str,
 ) -> list[Violation]:
     """Every reason a final board is impossible, each with its rule id (event None)."""
     out: list[Violation] = []
+    players, owners, armies, ended_by = final.players, final.owners, final.armies, final.ended_by
 
     def bad(rule: str, message: str, code: str = "", **params: Any) -> None:
         out.append(Violation(None, rule, message, code, params))
 
-    if ended_by not in ENDINGS:
-        bad("FORMAT", f"ended_by must be one of {list(ENDINGS)}, not {ended_by!r}", "board.bad_ending",
-            ending=ended_by)
+    if ended_by not in BOARD_ENDINGS:
+        try:
+            Ending.parse(ended_by.value, BOARD_ENDINGS)
+        except EngineError as err:
+            bad(err.rule, err.message, err.code, **err.params)
     seats = [p.seat for p in players]
     if len(set(seats)) != len(seats) or not players:
         bad("FORMAT", f"seats must be listed once each, got {seats}", "board.seats_twice",
@@ -334,20 +328,20 @@ def check_board(
                 seat=p.seat, card=p.objective)
     owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
     holders = [s for s in sorted(alive) if _holds(board, players, objectives, owners_c, armies, s)]
-    if ended_by == "objective" and len(holders) != 1:
+    if ended_by is Ending.OBJECTIVE and len(holders) != 1:
         if not holders:
             bad("O-RTU", "the game ended by objective but no seat holds its whole card", "board.no_objective_holder")
         else:
             bad("O-RTU", f"seats {holders} all hold their whole card", "board.many_objective_holders",
                 seats=", ".join(map(str, holders)))
-    if ended_by != "objective":
+    if ended_by is not Ending.OBJECTIVE:
         for s in holders:
             obj = objectives[next(p.objective for p in players if p.seat == s) or ""]
             if obj.kind == "territories":
                 bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by objective",
                     "board.should_have_ended", seat=s, card=obj.id)
     # the scoresheet's "Totale Punti": every point on the map belongs to exactly one seat
-    facts = _facts(board, rs, players, objectives, owners_c, armies, ended_by)
+    facts = _facts(board, rs, final, objectives, owners_c, armies)
     total = sum(facts.objective_points[s] + facts.extra(s) for s in seats)
     if total != board.total_value:
         bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}",
@@ -369,11 +363,8 @@ def _tiebreak_key(f: Facts, seat: int, name: str) -> int:
 def score_game(
     board: Board,
     rs: RuleSet,
-    players: Sequence[FinalPlayer],
+    final: FinalBoard,
     objectives: Mapping[str, Objective],
-    owners: Mapping[str, int],
-    armies: Mapping[str, int],
-    ended_by: str,
     system: str = "S-RTU",
     *,
     total_supremacy: bool = False,
@@ -390,9 +381,10 @@ def score_game(
             club = club.with_changes(club_changes)
         except (ValueError, TypeError, IndexError) as exc:
             raise EngineError("FORMAT", f"{system}: {exc}") from None
-    owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
-    armies_c = {board.canonical(t) or t: a for t, a in armies.items()}
-    f = _facts(board, rs, players, objectives, owners_c, armies_c, ended_by, total_supremacy)
+    players = final.players
+    owners_c = {board.canonical(t) or t: s for t, s in final.owners.items()}
+    armies_c = {board.canonical(t) or t: a for t, a in final.armies.items()}
+    f = _facts(board, rs, final, objectives, owners_c, armies_c, total_supremacy)
     score = {p.seat: decimal(scoring.game_score(f, p.seat)) for p in players}
     # S-TA ties that survive its tie-breaks are settled by an extra round the engine cannot play
     shared = rs.shared_places or "later_seat" not in scoring.tiebreaks

@@ -23,6 +23,7 @@ from engine.board import Board, load_board
 from engine.closure import ClosureState
 from engine.deal import deal
 from engine.dice import resolve
+from engine.endings import Ending
 from engine.objectives import Objective, default_deck
 from engine.record import FORMAT_VERSION, JOLLY
 from engine.replay import objective_reached
@@ -75,7 +76,7 @@ class _Bot:
         self.exhaustions = 0
         self.eliminated: list[int] = []
         self.eliminated_by: dict[int, int] = {}
-        self.ended_by: str | None = None
+        self.ended_by: Ending | None = None
         deck = default_deck(self.rs.objectives)
         ids = sorted(deck)
         self.rng.shuffle(ids)
@@ -186,7 +187,7 @@ class _Bot:
 
     def ends_by_objective(self, seat: int) -> bool:
         if self.held(seat):
-            self.ended_by = "objective"
+            self.ended_by = Ending.OBJECTIVE
             return True
         return False
 
@@ -257,7 +258,7 @@ class _Bot:
                 self.hands[victim] = []
                 self.closure = self.closure.eliminate(victim)
                 if len(self.eliminated) >= self.n - 1 or (rs.closure == "time_attack" and self.reshuffles):
-                    self.ended_by = "elimination"
+                    self.ended_by = Ending.ELIMINATION
                     return conquered, True
             if self.ends_by_objective(seat):
                 return conquered, True
@@ -345,7 +346,7 @@ class _Bot:
                 self.ended_by = self.closure.ended_by
                 return
             if rs.deck_exhaustions_to_end and self.exhaustions >= rs.deck_exhaustions_to_end:
-                self.ended_by = "deck"
+                self.ended_by = Ending.DECK
                 return
 
     def record(self) -> dict[str, Any]:

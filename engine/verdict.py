@@ -3,20 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from engine.endings import Ending, FinalBoard
 from engine.violations import Violation
 
 
 @dataclass(frozen=True)
 class Verdict:
     violations: tuple[Violation, ...]
-    ended_by: str  # "objective" | "sdadata" | "elimination" | "time" | "deck" | "incomplete"
+    final: FinalBoard  # how the game ended and the board it ended on (or stopped at)
     rounds: int
-    owners: Mapping[str, int] = field(default_factory=dict)
-    armies: Mapping[str, int] = field(default_factory=dict)
     scores: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def ended_by(self) -> Ending:
+        return self.final.ended_by
+
+    @property
+    def owners(self) -> Mapping[str, int]:
+        return self.final.owners
+
+    @property
+    def armies(self) -> Mapping[str, int]:
+        return self.final.armies
 
     @property
     def valid(self) -> bool:
@@ -29,13 +40,14 @@ class Verdict:
 
     @classmethod
     def format_error(cls, message: str) -> Verdict:
-        return cls(violations=(Violation(None, "FORMAT", message),), ended_by="incomplete", rounds=0)
+        return cls(violations=(Violation(None, "FORMAT", message),), final=FinalBoard(Ending.INCOMPLETE, ()),
+                   rounds=0)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "valid": self.valid,
             "violations": [v.as_dict() for v in self.violations],
-            "ended_by": self.ended_by,
+            "ended_by": self.ended_by.value,
             "rounds": self.rounds,
             "final": {"owners": dict(self.owners), "armies": dict(self.armies)},
             "scores": [dict(s) for s in self.scores],

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -28,14 +28,13 @@ from django.utils.translation import gettext as _
 from config.engine_messages import describe
 from config.errors import DomainError
 from engine.board import Board, load_board
+from engine.endings import ENTERED, Ending, FinalBoard, FinalPlayer
 from engine.objectives import DECK_MAPS, Objective, default_deck, load_deck
 from engine.record import parse_record
 from engine.replay import Replay
 from engine.rulesets import RuleSet, get_ruleset
-from engine.scoring import SCORING_SYSTEMS, FinalPlayer, check_board, score_game
+from engine.scoring import SCORING_SYSTEMS, check_board, score_game
 from engine.violations import EngineError, Violation
-
-ENDINGS = ("objective", "sdadata", "elimination", "time")
 
 # the form field a violation belongs to, so a page can show it next to what was typed
 RULE_FIELD = {
@@ -103,16 +102,14 @@ def _refuse(violations: Sequence[Violation], seats: Sequence[SeatInfo]) -> Domai
     return DomainError(text, field=RULE_FIELD.get(first.rule, "non_field_errors"), rule=first.rule)
 
 
-def _scores(ctx: Context, seats: Sequence[SeatInfo], players: Sequence[FinalPlayer],
-            objectives: Mapping[str, Objective], owners: Mapping[str, int],
-            armies: Mapping[str, int], ended_by: str) -> list[dict[str, Any]]:
+def _scores(ctx: Context, seats: Sequence[SeatInfo], final: FinalBoard,
+            objectives: Mapping[str, Objective]) -> list[dict[str, Any]]:
     try:
-        result = score_game(ctx.board, ctx.rs, players, objectives, owners, armies, ended_by, ctx.system,
-                            club_changes=ctx.club_changes)
+        result = score_game(ctx.board, ctx.rs, final, objectives, ctx.system, club_changes=ctx.club_changes)
     except EngineError as err:
         raise DomainError(describe(err.code, err.params, err.message), rule=err.rule) from None
     by_seat = {s.seat: s for s in seats}
-    elim = {p.seat: p.eliminated for p in players}
+    elim = {p.seat: p.eliminated for p in final.players}
     out = []
     for s in result:
         row = s.as_dict()
@@ -136,13 +133,12 @@ def _check_players(ctx: Context, seats: Sequence[SeatInfo], players: Sequence[Ma
     )
 
 
-def _ending(ended_by: str) -> str:
-    if ended_by not in ENDINGS:
-        raise DomainError(
-            _("How the game ended must be one of: %(endings)s.") % {"endings": ", ".join(ENDINGS)},
-            field="ended_by", rule="FORMAT",
-        )
-    return ended_by
+def ending(ended_by: object) -> Ending:
+    """What a referee entered as the game's ending (engine.endings.ENTERED)."""
+    try:
+        return Ending.parse(ended_by, ENTERED)
+    except EngineError as err:
+        raise DomainError(describe(err.code, err.params, err.message), field="ended_by", rule=err.rule) from None
 
 
 def _elim(value: Any) -> int | None:
@@ -154,26 +150,31 @@ def _elim(value: Any) -> int | None:
         raise DomainError(_("The elimination order must be a number."), field="eliminated", rule="FORMAT") from None
 
 
-def score_board(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any], ended_by: str) -> list[dict[str, Any]]:
-    """Check a final board with the engine and score it. ``data``: players (seat, objective,
-    eliminated), owners (territory → seat) and armies (territory → count)."""
-    ended_by = _ending(ended_by)
+def final_board(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any], ended_by: object) -> FinalBoard:
+    """The final board a referee entered (the entry page and the API alike): ``data`` holds players
+    (seat, objective, eliminated), owners (territory → seat) and armies (territory → count)."""
+    ended = ending(ended_by)
     raw_players = list(data.get("players") or [])
     _check_players(ctx, seats, raw_players)
-    players = [FinalPlayer(int(p["seat"]), (p.get("objective") or None), _elim(p.get("eliminated")))
-               for p in raw_players]
-    players.sort(key=lambda p: p.seat)
-    objectives = dict(ctx.deck)
-    objectives.update(data.get("_objectives") or {})  # cards written in an uploaded record
+    players = sorted((FinalPlayer(int(p["seat"]), (p.get("objective") or None), _elim(p.get("eliminated")))
+                      for p in raw_players), key=lambda p: p.seat)
     try:
         owners = {str(t): int(s) for t, s in (data.get("owners") or {}).items()}
         armies = {str(t): int(a) for t, a in (data.get("armies") or {}).items()}
     except (TypeError, ValueError):
         raise DomainError(_("Owners and armies must be numbers."), field="armies", rule="FORMAT") from None
-    violations = check_board(ctx.board, ctx.rs, players, objectives, owners, armies, ended_by)
+    return FinalBoard(ended, tuple(players), owners, armies)
+
+
+def score_board(ctx: Context, seats: Sequence[SeatInfo], final: FinalBoard,
+                cards: Mapping[str, Objective] | None = None) -> list[dict[str, Any]]:
+    """Check a final board with the engine and score it; ``cards``: objective cards written in an
+    uploaded record, besides the rule set's deck."""
+    objectives = {**ctx.deck, **(cards or {})}
+    violations = check_board(ctx.board, ctx.rs, final, objectives)
     if violations:
         raise _refuse(violations, seats)
-    return _scores(ctx, seats, players, objectives, owners, armies, ended_by)
+    return _scores(ctx, seats, final, objectives)
 
 
 # ------------------------------------------------------------------ short form
@@ -233,9 +234,10 @@ def _int(row: Mapping[str, Any], key: str, field: str) -> int:
     return value
 
 
-def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any], ended_by: str) -> list[dict[str, Any]]:
+def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any],
+                ended_by: object) -> list[dict[str, Any]]:
     """The short form: the same checks as a board where they can apply, then the engine's scores."""
-    ended_by = _ending(ended_by)
+    ended = ending(ended_by)
     raw = list(data.get("players") or [])
     _check_players(ctx, seats, raw)
     names = {s.seat: s.name for s in seats}
@@ -279,7 +281,7 @@ def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any]
         rows.append(row)
     rows.sort(key=lambda r: r["seat"])
     winners = [r for r in rows if r["risiko"]]
-    if (ended_by == "objective") != (len(winners) == 1) or len(winners) > 1:
+    if (ended is Ending.OBJECTIVE) != (len(winners) == 1) or len(winners) > 1:
         raise DomainError(_("A game ended by objective has exactly one player who made RisiKo!, any other ending none."),
                           field="ended_by", rule="O-RTU")
     orders = sorted(r["eliminated"] for r in rows if r["eliminated"])
@@ -306,12 +308,13 @@ def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any]
             territories.add(foreign)  # a card not wholly held: the player did not make RisiKo!
         objectives[card_id] = Objective(card_id, card_id, frozenset(territories))
         players.append(FinalPlayer(r["seat"], card_id, r["eliminated"] or None))
-    return _scores(ctx, seats, players, objectives, owners, armies, ended_by)
+    return _scores(ctx, seats, FinalBoard(ended, tuple(players), owners, armies), objectives)
 
 
 # ------------------------------------------------------------------ recorded game
-def board_from_record(ctx: Context, seats: Sequence[SeatInfo], record: Any) -> tuple[dict[str, Any], str]:
-    """Adjudicate an uploaded record (engine.replay); a valid, ended game gives its final board."""
+def board_from_record(ctx: Context, seats: Sequence[SeatInfo], record: Any) -> tuple[dict[str, Any], FinalBoard]:
+    """Adjudicate an uploaded record (engine.replay); a valid, ended game gives its final board
+    (scored under its ending: S-TA's deck as time) and the data to store."""
     parsed = parse_record(record)
     if parsed.record is None or parsed.problems:
         raise DomainError(parsed.summary(), field="record", rule="FORMAT")
@@ -328,21 +331,15 @@ def board_from_record(ctx: Context, seats: Sequence[SeatInfo], record: Any) -> t
             for x in verdict.violations[:5]
         )
         raise DomainError(text, field="record", rule=v.rule)
-    if verdict.ended_by in ("incomplete",):
+    if not verdict.ended_by.ended:
         raise DomainError(_("The record stops before the end of the game."), field="record", rule="E-SDADATA")
     if len(parsed.record.players) != len(seats):
         raise DomainError(_("The record has %(n)s players; the table has %(m)s seats.")
                           % {"n": len(parsed.record.players), "m": len(seats)}, field="record", rule="T-SIZE")
-    order = {seat: k + 1 for k, seat in enumerate(game.eliminated)}
-    data = {
-        "players": [{"seat": p.seat, "objective": p.objective or "", "eliminated": order.get(p.seat)}
-                    for p in parsed.record.players],
-        "owners": dict(verdict.owners),
-        "armies": dict(verdict.armies),
-        "written_cards": {k: list(v) for k, v in parsed.record.objectives.items()},
-    }
-    ended = "time" if verdict.ended_by == "deck" else verdict.ended_by
-    return data, ended
+    final = replace(verdict.final, ended_by=verdict.ended_by.scored_as)
+    data = {key: value for key, value in final.as_dict().items() if key != "ended_by"}
+    data["written_cards"] = {k: list(v) for k, v in parsed.record.objectives.items()}
+    return data, final
 
 
 def written_cards(ctx: Context, data: Mapping[str, Any]) -> dict[str, Objective]:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.engine_messages import ENDING_CHOICES
 from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 from tables.models import Table
 from tournaments.models import Player, Tournament
@@ -58,19 +59,14 @@ class ResultSubmission(models.Model):
         SHORT = "short", _("Short form")
         RECORD = "record", _("Recorded game")
 
-    class Ending(models.TextChoices):
-        OBJECTIVE = "objective", _("Objective met (RisiKo!)")
-        SDADATA = "sdadata", _("Sdadata")
-        ELIMINATION = "elimination", _("Elimination")
-        TIME = "time", _("Time")
-
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="results"
     )  # denormalised from table.game.tournament: one-query reads per tournament
     number = models.PositiveIntegerField(_("version"))
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    ended_by = models.CharField(_("how the game ended"), max_length=20, choices=Ending.choices)
+    # engine.endings.ENTERED (a recorded game's "deck" is stored as the "time" it scores under)
+    ended_by = models.CharField(_("how the game ended"), max_length=20, choices=ENDING_CHOICES)
     # What was entered. Board: {"players": [{seat, objective, eliminated}], "owners": {territory:
     # seat}, "armies": {territory: n}}; short: {"players": [{seat, objective_points, extra_points,
     # armies, eliminated, risiko}]}; record: {"record": {...}} plus the board read from it.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.engine_messages import ENDING_CHOICES
+
 from .models import Confirmation, ResultSubmission
 
 
@@ -12,7 +14,7 @@ class ResultInputSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         min_value=0, help_text="The table's result version you started from (0: none yet). "
         "A different current version gives HTTP 409.")
-    ended_by = serializers.ChoiceField(choices=ResultSubmission.Ending.choices, required=False, allow_blank=True)
+    ended_by = serializers.ChoiceField(choices=ENDING_CHOICES, required=False, allow_blank=True)
     players = serializers.ListField(
         child=serializers.DictField(), required=False,
         help_text="board: [{seat, objective, eliminated}]; short: [{seat, objective_points, "

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
+from engine.endings import Ending
 from tables.models import Table
 from tournaments import audit
 from tournaments.models import Player, Tournament
@@ -42,27 +43,29 @@ def seat_infos(table: Table) -> list[eb.SeatInfo]:
 
 
 def compute(tournament: Tournament, table: Table, kind: str, data: Mapping[str, Any],
-            ended_by: str) -> tuple[dict[str, Any], str, list[dict[str, Any]]]:
+            ended_by: str) -> tuple[dict[str, Any], Ending, list[dict[str, Any]]]:
     """(data to store, ending, scores) — the engine's check and scores; raises DomainError."""
     ctx = context_for(tournament)
     seats = seat_infos(table)
     if not seats:
         raise DomainError(_("This table has no seats yet."), rule="T-SIZE")
     if kind == ResultSubmission.Kind.RECORD:
-        stored, ended_by = eb.board_from_record(ctx, seats, data.get("record"))
+        stored, final = eb.board_from_record(ctx, seats, data.get("record"))
         stored["record"] = data.get("record")
-        scores = eb.score_board(ctx, seats, {**stored, "_objectives": eb.written_cards(ctx, stored)}, ended_by)
-        return stored, ended_by, scores
+        scores = eb.score_board(ctx, seats, final, eb.written_cards(ctx, stored))
+        return stored, final.ended_by, scores
     if kind == ResultSubmission.Kind.SHORT:
         stored = {"players": [dict(p) for p in data.get("players") or []]}
-        return stored, ended_by, eb.score_short(ctx, seats, stored, ended_by)
+        ended = eb.ending(ended_by)
+        return stored, ended, eb.score_short(ctx, seats, stored, ended)
     if kind == ResultSubmission.Kind.BOARD:
         stored = {
             "players": [dict(p) for p in data.get("players") or []],
             "owners": dict(data.get("owners") or {}),
             "armies": dict(data.get("armies") or {}),
         }
-        return stored, ended_by, eb.score_board(ctx, seats, stored, ended_by)
+        final = eb.final_board(ctx, seats, stored, ended_by)
+        return stored, final.ended_by, eb.score_board(ctx, seats, final)
     raise DomainError(_("Unknown kind of result."), field="kind", rule="FORMAT")
 
 
@@ -72,7 +75,7 @@ def check_sdadata_time(table: Table, ended_by: str) -> None:
     short form ended by sdadata is refused until the clock has expired. A table whose clock was
     never started here (a club's own clock) is taken on the referee's word, and a recorded game
     carries its own expiry, which the engine replays; either is audited like any other result."""
-    if ended_by != "sdadata":
+    if ended_by != Ending.SDADATA:
         return
     from tables import clocks
 

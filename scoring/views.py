@@ -18,7 +18,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import live
 from config.edge import contains_nul, nul_message
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from config.engine_messages import ENDING_CHOICES
+from config.errors import DomainError
+from config.refusals import refuse, shown
+from engine.endings import Ending
 from engine.exact import decimal
 from tables.models import Game, Table
 from tables.seating_text import priority_label
@@ -153,10 +156,8 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
         messages.success(request, _("Result confirmed."))
-    except PermissionDeniedError as exc:
-        raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
-        messages.error(request, exc.text)
+        refuse(request, exc)
     return redirect("scoring:table", slug=tournament.slug, pk=sub.table_id)
 
 
@@ -169,7 +170,7 @@ def _entry_initial(table: Table, state: selectors.TableState, seats: list[Any]) 
     over = table.status == Table.Status.FINISHED or table.game.status == Game.Status.FINISHED
     players = [{"seat": s.number, "objective": s.objective if over else "", "eliminated": None}
                for s in seats]
-    return {"kind": "board", "ended_by": "sdadata", "players": players,
+    return {"kind": "board", "ended_by": Ending.SDADATA.value, "players": players,
             "owners": dict(table.deal or {}), "armies": {}}
 
 
@@ -254,11 +255,9 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
 
                 messages.success(request, _("Result saved. It counts once someone else confirms it."))
                 return redirect("scoring:table", slug=tournament.slug, pk=table.pk)
-            except PermissionDeniedError as exc:
-                raise PermissionDenied(exc.message) from exc
             except DomainError as exc:
-                error = exc
-        status_code = 409 if isinstance(error, ConflictError) else 400
+                error = shown(exc)
+        status_code = error.status_code if error is not None else 400
     else:
         typed = _entry_initial(table, state, seats)
         if kind:
@@ -279,13 +278,19 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
         "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
         "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
-        "endings": ResultSubmission.Ending.choices, "army_cap": ctx_engine.rs.army_cap,
+        "endings": ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap,
         "card_value": ctx_engine.rs.objective_total,
         "values": {t.name: t.value for t in board.territories.values()},
     }, status=status_code)
 
 
 # ------------------------------------------------------------------ organizer
+def _whole(value: str, name: str) -> int:
+    if not value.strip().isdigit() or len(value) > 9:
+        raise DomainError(_("%(name)s must be a whole number.") % {"name": name}, field=name, rule="FORMAT")
+    return int(value)
+
+
 @staff_required("organizer")
 def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     from django.contrib import messages
@@ -295,12 +300,12 @@ def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse
             services.update_settings(
                 actor=request.user, tournament=tournament,
                 publish_unconfirmed=bool(request.POST.get("publish_unconfirmed")),
-                best_n=int(request.POST.get("best_n") or 2),
+                best_n=_whole(request.POST.get("best_n") or "2", "best_n"),
             )
             messages.success(request, _("Scoring settings saved."))
             return redirect("scoring:status", slug=tournament.slug)
-        except (DomainError, ValueError) as exc:
-            messages.error(request, getattr(exc, "message", str(exc)))
+        except DomainError as exc:
+            refuse(request, exc)
     states = selectors.table_states(tournament)
     games: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
     counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
@@ -325,7 +330,7 @@ def finish_game(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         services.finish_game(actor=request.user, game=game)
         messages.success(request, _("Game %(n)s finished.") % {"n": number})
     except DomainError as exc:
-        messages.error(request, exc.message)
+        refuse(request, exc)
     return redirect("scoring:status", slug=tournament.slug)
 
 
@@ -358,7 +363,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             services.apply_preset(actor=request.user, tournament=tournament, preset_id=chosen, changes=changes)
             return redirect("scoring:format", slug=tournament.slug)
         except DomainError as exc:
-            error = exc
+            error = shown(exc)
     rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
     for row in rows:  # codes said in words (tournaments.labels)
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])

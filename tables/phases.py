@@ -26,6 +26,7 @@ from tables.models import Game, Seat, Table
 from tables.seating import SeatingError
 from tournaments import audit
 from tournaments.models import Player, Registration, Tournament
+from tournaments.permissions import require_organizer
 
 QUALIFIERS = 2  # K-KO-RCU: two qualifying games
 SEMIFINAL_GAME = 3
@@ -227,7 +228,7 @@ def _write(tournament: Tournament, number: int, tables: list[list[int]], layout:
 def create_semifinals(tournament: Tournament, *, actor: Any, seed: str | None = None) -> Game:
     """Write game 3's semifinal tables from :func:`semifinal_plan` (re-creating them is allowed
     until the game starts)."""
-    services._require_organizer(actor, tournament)
+    require_organizer(actor, tournament, services.TABLES_REFUSAL)
     plan = semifinal_plan(tournament)
     tables = [[p["player"] for p in t["players"]] for c in plan["classes"] for t in c["tables"]]
     layout = {"phase": "semifinals", "kind": plan["kind"], "standings": plan["standings"],
@@ -239,7 +240,7 @@ def create_semifinals(tournament: Tournament, *, actor: Any, seed: str | None = 
 
 def create_finals(tournament: Tournament, *, actor: Any, seed: str | None = None) -> Game:
     """Write game 4's final table(s), one per class, from :func:`final_plan`."""
-    services._require_organizer(actor, tournament)
+    require_organizer(actor, tournament, services.TABLES_REFUSAL)
     plan = final_plan(tournament)
     tables = [[p["player"] for p in f["players"]] for f in plan["finals"]]
     layout = {"phase": "final", "finals": [{"class": f["class"], "table": f["table"],

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
 from config.htmx import keep_target
+from config.refusals import shown
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee
 
@@ -173,7 +174,7 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
         try:
             done = _perform(request, tbl, action)
         except DomainError as exc:
-            error = exc
+            error = shown(exc)
         if error is None and not request.htmx:
             from django.contrib import messages
 

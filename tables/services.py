@@ -16,8 +16,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from config.errors import ConflictError, DomainError
 from engine.rng import SeededRng, derive_seed
 from tables import hooks, selectors
 from tables.models import Colour, Game, Seat, Table
@@ -33,7 +34,9 @@ from tables.seating import (
 )
 from tournaments import audit
 from tournaments.models import Player, Tournament
-from tournaments.permissions import is_organizer
+from tournaments.permissions import require_organizer
+
+TABLES_REFUSAL = gettext_lazy("Only an organizer of this tournament can change its tables.")
 
 DEFAULT_PRIORITIES = ("repeat_five", "winners_apart", "club_apart", "repeat_opponents")
 COLOURS = [c.value for c in Colour]  # seat 1 blue, seat 2 red, … (one colour per seat)
@@ -48,13 +51,6 @@ class Change:
 
 
 # ------------------------------------------------------------------------------------ helpers
-
-
-def _require_organizer(actor: Any, tournament: Tournament) -> None:
-    if not is_organizer(actor, tournament):
-        raise PermissionDeniedError(
-            _("Only an organizer of this tournament can change its tables."), rule="ROLE"
-        )
 
 
 def _locked_game(game: Game) -> Game:
@@ -231,7 +227,7 @@ def _snapshot(game: Game) -> dict[str, Any]:
 
 def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
     """Game ``number`` of the tournament (created on first use; 1..games_count)."""
-    _require_organizer(actor, tournament)
+    require_organizer(actor, tournament, TABLES_REFUSAL)
     if not 1 <= number <= tournament.games_count:
         raise DomainError(
             _("This tournament has games 1 to %(n)s.") % {"n": tournament.games_count},
@@ -260,7 +256,7 @@ def compose_game(
     :func:`clean_options`). The seed is stored: the same players, history, choices and seed
     always give the same tables. A choice not given comes from the format preset's options for
     this round (:func:`preset_options`), then from the defaults."""
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     options_data = clean_options(**{**preset_options(game.tournament, game.number), **choices})
     seed = (seed or "").strip() or secrets.token_hex(16)
     if len(seed) > 64:
@@ -309,7 +305,7 @@ def compose_game(
 def swap_players(game: Game, player_a: int, player_b: int, *, actor: Any) -> Change:
     """Swap two seated players (each takes the other's seat); warns of any repeat, club clash
     or pair of winners the swap creates."""
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     with transaction.atomic():
         game = _locked_game(game)
         _require_planned(game)
@@ -333,7 +329,7 @@ def swap_players(game: Game, player_a: int, player_b: int, *, actor: Any) -> Cha
 def move_player(game: Game, player: int, table_number: int, *, actor: Any) -> Change:
     """Move a player to another table (last seat, or the ghost seat there). Both tables must
     still be playable sizes (T-SIZE) — otherwise swap players instead."""
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     with transaction.atomic():
         game = _locked_game(game)
         _require_planned(game)
@@ -376,7 +372,7 @@ def move_player(game: Game, player: int, table_number: int, *, actor: Any) -> Ch
 def withdraw_player(game: Game, player: int, *, actor: Any) -> Change:
     """A no-show: take the player off this game (their seat goes; re-composing leaves them
     out). Warns when a table is left with a size that cannot start."""
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     with transaction.atomic():
         game = _locked_game(game)
         _require_planned(game)
@@ -401,7 +397,7 @@ def withdraw_player(game: Game, player: int, *, actor: Any) -> Change:
 
 def reinstate_player(game: Game, player: int, *, actor: Any) -> Game:
     """Undo a withdrawal (the player is in the next composition again)."""
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     with transaction.atomic():
         game = _locked_game(game)
         _require_planned(game)
@@ -477,7 +473,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
     from engine.rulesets import get_ruleset
     from engine.violations import EngineError
 
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     base = (seed or "").strip() or secrets.token_hex(16)
     with transaction.atomic():
         game = _locked_game(game)
@@ -527,7 +523,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
 
 def set_deal_objectives(game: Game, value: bool, *, actor: Any) -> Game:
     """Whether starting the game also deals objective cards (O-RTU)."""
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     with transaction.atomic():
         game = _locked_game(game)
         _require_planned(game)
@@ -542,7 +538,7 @@ def set_rehearsal(game: Game, value: bool, *, actor: Any) -> Game:
     """Mark a game, before it starts, as a rehearsal ("partita di prova") or as a real game. A
     rehearsal is played as usual, but its results never count (standings, national ranking,
     workbook) and its tables are not history for seating the next games (K-TABLES)."""
-    _require_organizer(actor, game.tournament)
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
     with transaction.atomic():
         game = _locked_game(game)
         _require_planned(game)

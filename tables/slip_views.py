@@ -65,6 +65,7 @@ def player_home(request: HttpRequest, slug: str) -> HttpResponse:
 def game_clocks(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Every clock of a game at once: later, earlier, or aligned (``tables.game_clocks``)."""
     from config.errors import DomainError
+    from config.refusals import refuse
 
     from . import game_clocks as gc
 
@@ -83,7 +84,7 @@ def game_clocks(request: HttpRequest, tournament: Tournament, number: int) -> Ht
             moved = gc.shift_game_clocks(game, actor=request.user, minutes=minutes,
                                          reason=reason)
     except DomainError as exc:
-        messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+        refuse(request, exc)
     else:
         messages.success(request, _("Clocks changed: %(n)s tables (%(s)s left as they were: not "
                                     "started, paused or expired).")
@@ -108,6 +109,7 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
     """The clock and the sdadata closure of this tournament (rule set overrides), for clocks
     started after saving."""
     from config.errors import DomainError
+    from config.refusals import refuse
     from engine.rulesets import get_ruleset
     from tournaments import services as tournament_services
 
@@ -151,7 +153,7 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
                                                       ruleset_overrides=overrides)
                 clocks.ruleset_for(tournament)
             except DomainError as exc:
-                messages.error(request, f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+                refuse(request, exc)
             else:
                 messages.success(request, _("Clock and sdadata settings saved: they apply to "
                                             "clocks started from now on."))

@@ -26,7 +26,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from config import live
-from config.errors import DomainError, PermissionDeniedError
+from config.errors import DomainError
+from config.refusals import refuse
 from tables import api, selectors, services
 from tables.models import Game
 from tables.seating import PRIORITIES
@@ -124,10 +125,6 @@ def _game(slug: str, number: int) -> tuple[Tournament, Game]:
 
 
 organizer_required = staff_required("organizer")
-
-
-def _error_text(exc: DomainError) -> str:
-    return exc.text
 
 
 # ------------------------------------------------------------------------------ public pages
@@ -263,7 +260,7 @@ def knockout_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         plan = api.knockout_plan(tournament, request.GET)
     except DomainError as exc:
-        error = _error_text(exc)
+        error = exc.text
     return render(request, "tables/knockout.html", {
         "tournament": tournament, "plan": plan, "error": error,
         "entrants": request.GET.get("entrants", ""), "final_size": request.GET.get(
@@ -385,9 +382,7 @@ def organize(request: HttpRequest, tournament: Tournament, number: int) -> HttpR
             else:
                 raise DomainError(_("Unknown action."), field="action")
         except DomainError as exc:
-            if isinstance(exc, PermissionDeniedError):
-                raise
-            messages.error(request, _error_text(exc))
+            refuse(request, exc)
             status = exc.status_code
         if status == 200:
             return redirect("tables:organize", tournament.slug, number)
@@ -438,9 +433,7 @@ def phases_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                              % {"n": game.number})
             return redirect("tables:organize", tournament.slug, game.number)
         except DomainError as exc:
-            if isinstance(exc, PermissionDeniedError):
-                raise
-            messages.error(request, _error_text(exc))
+            refuse(request, exc)
             status = exc.status_code
     return render(request, "tables/phases.html", {
         "tournament": tournament, "overview": phases.phases_overview(tournament), "seed": seed,

@@ -13,10 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError, PermissionDeniedError
+from config.errors import DomainError
+from config.refusals import add_to_form, refuse
 
 from . import clubs, selectors
-from .forms import ClubAdminForm, ClubSetupForm, add_domain_error
+from .forms import ClubAdminForm, ClubSetupForm
 from .models import Club, ClubRole
 
 
@@ -79,10 +80,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
                 setup = clubs.set_up_club(actor=request.user, name=data["name"],
                                           admin_username=data["admin"], city=data["city"],
                                           region=data["region"])
-            except PermissionDeniedError as exc:
-                raise PermissionDenied(exc.message) from exc
             except DomainError as exc:
-                add_domain_error(form, exc)
+                add_to_form(form, exc)
             else:
                 messages.success(request, _("%(user)s is an admin of %(club)s.") % {
                     "user": setup.user.get_username(), "club": setup.club.name})
@@ -104,7 +103,7 @@ def club_admin_add(request: HttpRequest, pk: int) -> HttpResponse:
             setup = clubs.set_up_club(actor=request.user, name=club.name,
                                       admin_username=form.cleaned_data["admin"])
         except DomainError as exc:
-            messages.error(request, exc.text)
+            refuse(request, exc)
         else:
             messages.success(request, _("%(user)s is an admin of %(club)s.") % {
                 "user": setup.user.get_username(), "club": club.name})

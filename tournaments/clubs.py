@@ -46,10 +46,12 @@ def is_federation_admin(user: Any) -> bool:
     return bool(user.groups.filter(name=FEDERATION_GROUP).exists())
 
 
-def is_club_admin(user: Any, club: Club) -> bool:
+def is_club_admin(user: Any, club: Club | int) -> bool:
+    """``club``: the club or its id (``Tournament.club_id``: no query for the club itself)."""
     if not _person(user):
         return False
-    return ClubRole.objects.filter(club=club, user=user, role=ClubRole.Role.ADMIN).exists()
+    club_id = club.pk if isinstance(club, Club) else club
+    return ClubRole.objects.filter(club_id=club_id, user=user, role=ClubRole.Role.ADMIN).exists()
 
 
 def administered_clubs(user: Any) -> QuerySet[Club]:

@@ -1,5 +1,5 @@
 """Page forms. They only shape input; the rules live in ``services`` (whose DomainError is
-shown next to its field by ``add_domain_error``, the form keeping what was typed)."""
+shown next to its field by ``config.errors.add_to_form``, the form keeping what was typed)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-
-from config.errors import DomainError
 
 from .dates import DateField
 from .models import Club, Tournament, TournamentRole
@@ -22,13 +20,6 @@ def scoring_choices() -> list[tuple[str, str]]:
     from .labels import system
 
     return [(code, f"{code} – {system(code)}") for code in SCORING_SYSTEMS]
-
-
-def add_domain_error(form: forms.Form, error: DomainError) -> None:
-    """The error next to its field (``DomainError.text``: a rule id is cited, an internal kind of
-    refusal such as ``DUPLICATE`` is not)."""
-    field = error.field if error.field in form.fields else None
-    form.add_error(field, error.text)
 
 
 class TournamentForm(forms.Form):

@@ -16,9 +16,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import DomainError
+from config.refusals import add_to_form
 
 from . import invitations
-from .forms import add_domain_error
 from .models import Invitation, Tournament, TournamentRole
 from .permissions import staff_required
 
@@ -68,7 +68,7 @@ def invitation_create(request: HttpRequest, tournament: Tournament) -> HttpRespo
                                                 email=form.cleaned_data["email"],
                                                 note=form.cleaned_data["note"])
         except DomainError as exc:
-            add_domain_error(form, exc)
+            add_to_form(form, exc)
         else:
             if inv.email:
                 if invitations.send_invitation(inv, invitation_url(request, inv),
@@ -137,7 +137,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             if form is None or exc.field == "token":
                 return render(request, "tournaments/invitation_invalid.html",
                               {"message": exc.message}, status=410)
-            add_domain_error(form, exc)
+            add_to_form(form, exc)
             user = None
         if user is not None:
             messages.success(request, _("Welcome: you are %(role)s of %(t)s.") % {
@@ -162,7 +162,7 @@ def setup(request: HttpRequest) -> HttpResponse:
                 user = invitations.create_first_organizer(form.cleaned_data["username"],
                                                           form.cleaned_data["password"])
             except DomainError as exc:
-                add_domain_error(form, exc)
+                add_to_form(form, exc)
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(request, _("You are the first organizer: create your "

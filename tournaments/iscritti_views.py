@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from config.errors import DomainError, PermissionDeniedError
+from config.errors import DomainError
+from config.refusals import add_to_form, refuse
 
 from . import merge
-from .forms import add_domain_error
 from .iscritti import import_iscritti
 from .models import Player, Registration, Tournament
 from .services import CsvImportError
@@ -74,10 +74,8 @@ def iscritti_import(request: HttpRequest, tournament: Tournament) -> HttpRespons
                 field = f" ({exc.field})" if exc.field else ""
                 form.add_error("file", _("Row %(line)s%(field)s: %(message)s. Nothing was imported.")
                                % {"line": exc.line, "field": field, "message": exc.message})
-            except PermissionDeniedError:
-                raise
             except DomainError as exc:
-                add_domain_error(form, exc)
+                add_to_form(form, exc)
         if report is None:
             status = 400
     return render(request, "tournaments/iscritti.html", {
@@ -108,10 +106,8 @@ def merge_player(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
                                   rule="IDENTITY")
             keep, drop = (pk, other) if chosen["keep"] == "this" else (other, pk)
             kept = merge.merge_players(tournament, keep=keep, drop=drop, actor=request.user)
-        except PermissionDeniedError:
-            raise
         except DomainError as exc:
-            messages.error(request, exc.text)
+            refuse(request, exc)
             status = exc.status_code
         else:
             messages.success(request, _("Merged: %(name)s stays.") % {"name": kept.full_name})

@@ -1,9 +1,15 @@
 """Who may do what within a tournament. Every write in every app asks these functions.
 
+"May organise this tournament" is one check, :func:`is_organizer`; pages (``staff_required``),
+the API (``TournamentObjectPermission``), templates (``organizer_of``) and services
+(:func:`require_organizer`) all ask it:
+
 - organizer: owns the tournament (or was added as co-organizer); may do everything in it;
-- referee: records and enters results within *their* tournaments only;
 - club admin: an organizer of every tournament whose organising club (``Tournament.club``) is
-  their club (``ClubRole``), through this same check: there is no second list;
+  their club (``clubs.is_club_admin``), through this same check: there is no second list;
+- a superuser: an organizer of every tournament (a federation admin is not: ``clubs``);
+- referee: records and enters results within *their* tournaments only (organizers may too);
+- a referee's private link: a referee of that one tournament, never an organizer;
 - anyone else (players, anonymous): reads public pages; players act through private links.
 """
 
@@ -14,7 +20,6 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -23,6 +28,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from config.errors import PermissionDeniedError
 
+from .clubs import is_club_admin
 from .models import ClubRole, Tournament, TournamentRole
 
 
@@ -48,20 +54,48 @@ def _role(user: Any, tournament: Tournament) -> str | None:
             .first()
         )
         if (role != TournamentRole.Role.ORGANIZER and tournament.club_id is not None
-                and ClubRole.objects.filter(club_id=tournament.club_id, user=user,
-                                            role=ClubRole.Role.ADMIN).exists()):
+                and is_club_admin(user, tournament.club_id)):
             role = TournamentRole.Role.ORGANIZER  # the organising club's admin
         cache[tournament.pk] = role
     return cache[tournament.pk]
 
 
 def is_organizer(user: Any, tournament: Tournament) -> bool:
+    """May ``user`` organise ``tournament``: the one check (see the module docstring)."""
     return _role(user, tournament) == TournamentRole.Role.ORGANIZER
 
 
 def is_referee(user: Any, tournament: Tournament) -> bool:
     """Referees and organizers may both act as referee."""
     return _role(user, tournament) in (TournamentRole.Role.ORGANIZER, TournamentRole.Role.REFEREE)
+
+
+def organises_any(user: Any) -> bool:
+    """May ``user`` organise some tournament (an organizer somewhere, or a club's admin)?"""
+    if not getattr(user, "is_authenticated", False) or getattr(user, "link_tournament_id", None) is not None:
+        return False
+    return bool(user.is_superuser or TournamentRole.objects.filter(user=user, role=TournamentRole.Role.ORGANIZER).exists()
+                or ClubRole.objects.filter(user=user, role=ClubRole.Role.ADMIN).exists())
+
+
+def has_role(user: Any, tournament: Tournament, role: str) -> bool:
+    """``role`` "organizer" (:func:`is_organizer`) or "referee" (:func:`is_referee`)."""
+    return is_organizer(user, tournament) if role == "organizer" else is_referee(user, tournament)
+
+
+def require_organizer(actor: Any, tournament: Tournament, message: Any = None) -> None:
+    """A service's refusal when ``actor`` may not organise ``tournament`` (HTTP 403, rule ROLE);
+    ``message`` (a lazy translation) says what was refused."""
+    if not is_organizer(actor, tournament):
+        raise PermissionDeniedError(str(message or _("Only an organizer of this tournament may do this.")),
+                                    rule="ROLE")
+
+
+def require_referee(actor: Any, tournament: Tournament) -> None:
+    if not is_referee(actor, tournament):
+        raise PermissionDeniedError(
+            _("Only a referee or an organizer of this tournament may do this."), rule="ROLE"
+        )
 
 
 class TournamentScoped:
@@ -90,8 +124,7 @@ class TournamentObjectPermission(BasePermission):
         if tournament is None:
             return True  # e.g. creating a tournament: any signed-in user becomes its organizer
         role = getattr(view, "required_role", "organizer")
-        check = is_organizer if role == "organizer" else is_referee
-        if check(request.user, tournament):
+        if has_role(request.user, tournament, role):
             return True
         self.message = refusal(request.user, tournament, role)
         return False
@@ -123,14 +156,13 @@ def refusal(user: Any, tournament: Tournament, role: str) -> dict[str, Any]:
 
 def staff_required(role: str) -> Callable[..., Any]:
     """Page decorator for ``view(request, tournament, ...)`` routed as ``<slug>``: anonymous →
-    login page; signed in without ``role`` ("organizer" or "referee") → 403 page; a service's
-    PermissionDeniedError → 403 page too."""
+    login page; signed in without ``role`` ("organizer" or "referee") → 403 page (a service's
+    PermissionDeniedError too: ``config.refusals``)."""
     # translated per request (in the user's language), not once at import
     if role == "organizer":
-        check, refusal = is_organizer, gettext_lazy("Only an organizer of this tournament can do this.")
+        refusal = gettext_lazy("Only an organizer of this tournament can do this.")
     else:
-        check, refusal = is_referee, gettext_lazy(
-            "Only a referee or an organizer of this tournament may do this.")
+        refusal = gettext_lazy("Only a referee or an organizer of this tournament may do this.")
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -138,12 +170,9 @@ def staff_required(role: str) -> Callable[..., Any]:
             tournament = get_object_or_404(Tournament, slug=slug)
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            if not check(request.user, tournament):
-                raise PermissionDenied(str(refusal))
-            try:
-                return view(request, tournament, *args, **kwargs)
-            except PermissionDeniedError as exc:
-                raise PermissionDenied(exc.message) from exc
+            if not has_role(request.user, tournament, role):
+                raise PermissionDeniedError(str(refusal), rule="ROLE")
+            return view(request, tournament, *args, **kwargs)  # refusals: config.refusals
 
         return wrapper
 

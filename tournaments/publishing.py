@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from config.errors import ConflictError, DomainError, PermissionDeniedError, Refusal
 from engine import exact
 
 from . import hooks
@@ -33,11 +33,11 @@ TOKEN_START = "rkp_"
 
 
 class Unauthorised(DomainError):
-    status_code = 401
+    kind = Refusal.UNAUTHORISED
 
 
 class TooLarge(DomainError):
-    status_code = 413
+    kind = Refusal.TOO_LARGE
 
 
 # --- tokens (instance side) -------------------------------------------------------------------

@@ -38,7 +38,7 @@ from xml.etree.ElementTree import XMLPullParser
 
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from config.errors import DomainError, Refusal
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -122,7 +122,7 @@ class SheetError(DomainError):
 class UploadTooLarge(SheetError):
     """An uploaded file over ``Limits.upload_bytes``: HTTP 413 on the API (forms show it, 400)."""
 
-    status_code = 413
+    kind = Refusal.TOO_LARGE
 
 
 def _too_big(what: str, limit: int, line: int | None = None) -> SheetError:

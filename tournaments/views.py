@@ -6,7 +6,6 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError, PermissionDeniedError
+from config.errors import DomainError
 from config.htmx import refusal_from
+from config.refusals import add_to_form, refuse, shown
 
 from . import audit_text, selectors, services
 from .access import linked_player, use_access_link
@@ -28,7 +28,6 @@ from .forms import (
     RoleForm,
     TournamentCreateForm,
     TournamentForm,
-    add_domain_error,
 )
 from .models import AccessLink, Club, Registration, Tournament, TournamentRole
 from .permissions import is_organizer, staff_required
@@ -39,11 +38,6 @@ def _public_tournament(request: HttpRequest, slug: str) -> Tournament:
     if not selectors.can_see(request.user, tournament):
         raise Http404
     return tournament
-
-
-def _message_error(request: HttpRequest, exc: DomainError) -> None:
-    text = exc.text
-    messages.error(request, text)
 
 
 # --- public --------------------------------------------------------------------------------
@@ -85,10 +79,8 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
                 reg = services.register(
                     tournament, services.PlayerData(**form.cleaned_data), actor=request.user
                 )
-            except PermissionDeniedError as exc:
-                raise PermissionDenied(exc.message) from exc
             except DomainError as exc:
-                add_domain_error(form, exc)
+                add_to_form(form, exc)
             else:
                 if reg.status == Registration.Status.WAITLISTED:
                     messages.warning(request, _(
@@ -148,7 +140,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             try:
                 tournament = services.create_tournament(actor=request.user, **form.cleaned_data)
             except DomainError as exc:
-                add_domain_error(form, exc)
+                add_to_form(form, exc)
             else:
                 messages.success(request, _("Tournament created. Open registration when ready."))
                 return redirect("tournaments:manage", slug=tournament.slug)
@@ -181,7 +173,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
             try:
                 services.update_tournament(tournament, actor=request.user, **form.cleaned_data)
             except DomainError as exc:
-                add_domain_error(form, exc)
+                add_to_form(form, exc)
             else:
                 messages.success(request, _("Tournament saved."))
                 return redirect("tournaments:manage", slug=tournament.slug)
@@ -196,7 +188,7 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
     try:
         services.change_status(tournament, request.POST.get("status", ""), actor=request.user)
     except DomainError as exc:
-        _message_error(request, exc)
+        refuse(request, exc)
     else:
         messages.success(request, _("Status: %(status)s.")
                          % {"status": tournament.get_status_display()})
@@ -231,10 +223,8 @@ def registration_national_id(request: HttpRequest, tournament: Tournament, pk: i
     if form.is_valid():
         try:
             services.set_national_id(reg, form.cleaned_data["national_id"], actor=request.user)
-        except PermissionDeniedError as exc:
-            raise PermissionDenied(exc.message) from exc
         except DomainError as exc:
-            error = exc.text
+            error = shown(exc).text
         else:
             messages.success(request, _("National id of %(name)s saved.")
                              % {"name": reg.player.full_name})
@@ -254,7 +244,7 @@ def registration_withdraw(request: HttpRequest, tournament: Tournament, pk: int)
     try:
         promoted = services.withdraw(reg, actor=request.user)
     except DomainError as exc:
-        _message_error(request, exc)
+        refuse(request, exc)
     else:
         messages.success(request, _("%(name)s withdrawn.") % {"name": reg.player.full_name})
         if promoted is not None:
@@ -270,7 +260,7 @@ def registration_promote(request: HttpRequest, tournament: Tournament, pk: int) 
     try:
         services.promote(reg, actor=request.user)
     except DomainError as exc:
-        _message_error(request, exc)
+        refuse(request, exc)
     else:
         messages.success(request, _("%(name)s is registered.") % {"name": reg.player.full_name})
     return redirect("tournaments:registrations", slug=tournament.slug)
@@ -289,7 +279,7 @@ def registrations_import(request: HttpRequest, tournament: Tournament) -> HttpRe
             form.add_error("file", _("Line %(line)s%(field)s: %(message)s. Nothing was imported.")
                            % {"line": exc.line, "field": field, "message": exc.message})
         except DomainError as exc:
-            add_domain_error(form, exc)
+            add_to_form(form, exc)
         else:
             messages.success(request, _("%(n)s registrations imported.") % {"n": len(created)})
             return redirect("tournaments:registrations", slug=tournament.slug)
@@ -341,12 +331,10 @@ def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: 
                                               actor=request.user) is not None
         else:
             present = services.toggle_checkin(reg, game, actor=request.user)
-    except PermissionDeniedError as exc:
-        raise PermissionDenied(exc.message) from exc
     except DomainError as exc:
         if request.htmx:  # type: ignore[attr-defined]
             return refusal_from(request, exc)
-        _message_error(request, exc)
+        refuse(request, exc)
         return redirect("tournaments:checkin", slug=tournament.slug, game=game)
     if request.htmx:  # type: ignore[attr-defined]
         response = render(request, "tournaments/_checkin_row.html", {
@@ -380,7 +368,7 @@ def checkin_bulk(request: HttpRequest, tournament: Tournament, game: int) -> Htt
                 regs = list(selectors.registered_players(tournament).filter(pk__in=ids[:2000]))
             added = services.bulk_checkin(regs, game, actor=request.user)
     except DomainError as exc:
-        _message_error(request, exc)
+        refuse(request, exc)
     else:
         messages.success(request, ngettext("%(n)s player checked in.",
                                            "%(n)s players checked in.", added) % {"n": added})
@@ -410,7 +398,7 @@ def staff(request: HttpRequest, tournament: Tournament, invite_form: object = No
                 services.add_role(tournament, form.cleaned_data["username"],
                                   form.cleaned_data["role"], actor=request.user)
             except DomainError as exc:
-                add_domain_error(form, exc)
+                add_to_form(form, exc)
             else:
                 messages.success(request, _("Role saved."))
                 return redirect("tournaments:staff", slug=tournament.slug)
@@ -433,7 +421,7 @@ def role_remove(request: HttpRequest, tournament: Tournament, pk: int) -> HttpRe
     try:
         services.remove_role(role, actor=request.user)
     except DomainError as exc:
-        _message_error(request, exc)
+        refuse(request, exc)
     else:
         messages.success(request, _("Role removed."))
     return redirect("tournaments:staff", slug=tournament.slug)
@@ -452,7 +440,7 @@ def link_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                                     tournament=tournament)
             services.create_link(tournament, actor=request.user, player=reg.player)
     except DomainError as exc:
-        _message_error(request, exc)
+        refuse(request, exc)
     else:
         messages.success(request, _("Private link created."))
     return redirect("tournaments:staff", slug=tournament.slug)

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from engine.endings import Ending
 from tables.models import Game, Seat
 from tournaments.models import Player, Registration, Tournament
 
@@ -73,7 +74,7 @@ def _raw_scores(sub: ResultSubmission) -> dict[int, float]:
     for r in rows:
         if r.get("eliminated"):
             out[int(r["seat"])] = -float(len(eliminated) - int(r["eliminated"]) + 1)
-        elif sub.ended_by == ResultSubmission.Ending.OBJECTIVE and float(r["place"]) == 1:
+        elif sub.ended_by == Ending.OBJECTIVE and float(r["place"]) == 1:
             out[int(r["seat"])] = 100.0
         else:
             score = float(r["game_score"])

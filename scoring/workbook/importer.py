@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from engine.endings import Ending
 from tables.models import Game, Seat, Table
 from tournaments import audit
 from tournaments.identity import Candidate, probable_duplicates
@@ -323,7 +324,7 @@ def _store(event: Event, digest: str, name: str, existing: WorkbookEvent | None,
                 rows.append({"seat": s.seat, "player": player, "game_score": s.score, "extra_objective": 0,
                              "armies": 0, "place": place, "tournament_points": s.score, "tiebreak": 0,
                              "eliminated": order.get(s.seat)})
-            ended = ResultSubmission.Ending.OBJECTIVE if 100 in scores else ResultSubmission.Ending.TIME
+            ended = Ending.OBJECTIVE if 100 in scores else Ending.TIME
             subs.append(ResultSubmission(table=table, tournament=tournament, number=1,
                                          kind=ResultSubmission.Kind.SHORT, ended_by=ended,
                                          data={"workbook": name}, scores=rows, entered_by=user))

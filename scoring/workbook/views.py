@@ -20,8 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.models import Tournament, TournamentRole
-from tournaments.permissions import TournamentObjectPermission, TournamentScoped, staff_required
+from tournaments.models import Tournament
+from tournaments.permissions import (
+    TournamentObjectPermission,
+    TournamentScoped,
+    organises_any,
+    staff_required,
+)
 
 from . import export as wb_export
 from . import importer, spec
@@ -59,11 +64,7 @@ def may_import(user: Any) -> bool:
     """Staff, or anyone who organizes a tournament here (club admins organise their club's)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    from tournaments.models import ClubRole
-
-    return (bool(user.is_staff)
-            or TournamentRole.objects.filter(user=user, role=TournamentRole.Role.ORGANIZER).exists()
-            or ClubRole.objects.filter(user=user, role=ClubRole.Role.ADMIN).exists())
+    return bool(user.is_staff) or organises_any(user)
 
 
 def _uploaded(files: list[Any]) -> list[tuple[str, bytes | Any]]:

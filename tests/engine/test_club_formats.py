@@ -15,10 +15,11 @@ import pytest
 from engine import exact
 from engine.board import load_board
 from engine.club_formats import CLUB_FORMATS, Seat, score_table, tournament_points
+from engine.endings import Ending, FinalBoard, FinalPlayer
 from engine.objectives import Objective
 from engine.replay import adjudicate
 from engine.rulesets import get_ruleset
-from engine.scoring import SCORING_SYSTEMS, FinalPlayer, check_board, score_game
+from engine.scoring import SCORING_SYSTEMS, check_board, score_game
 from engine.simulate import simulate
 from engine.violations import EngineError
 
@@ -156,8 +157,8 @@ PLAYERS = [FinalPlayer(s, f"C{s}") for s in (1, 2, 3, 4)]
     ("S-BGL", {4: 100.326, 3: 60.224, 2: 40.224, 1: 20.224}),
 ])
 def test_every_club_system_scores_a_final_board(system: str, expected: dict[int, float]) -> None:
-    assert check_board(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "sdadata") == []
-    scores = {s.seat: s for s in score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "sdadata", system)}
+    assert check_board(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, ARMIES), CARDS) == []
+    scores = {s.seat: s for s in score_game(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, system)}
     # P and places are S-RTU's / S-PLACE's: 51 wins, the three 35s split by extra points, armies
     assert [scores[s].game_score for s in (1, 2, 3, 4)] == [35, 35, 35, 51]
     assert [scores[s].place for s in (4, 3, 2, 1)] == [1, 2, 3, 4]
@@ -165,11 +166,11 @@ def test_every_club_system_scores_a_final_board(system: str, expected: dict[int,
 
 
 def test_club_changes_reach_the_engine_and_bad_ones_are_refused() -> None:
-    scores = score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "sdadata", "S-RADUNO",
+    scores = score_game(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-RADUNO",
                         club_changes={"win_bonus": 30})
     assert max(s.tournament_points for s in scores) == 81
     with pytest.raises(EngineError) as err:
-        score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "sdadata", "S-RADUNO", club_changes={"x": 1})
+        score_game(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-RADUNO", club_changes={"x": 1})
     assert err.value.rule == "FORMAT"
 
 

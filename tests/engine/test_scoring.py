@@ -10,9 +10,10 @@ from decimal import Decimal
 import pytest
 
 from engine.board import load_board
+from engine.endings import Ending, FinalBoard, FinalPlayer
 from engine.objectives import Objective, default_deck
 from engine.rulesets import get_ruleset
-from engine.scoring import SCORING_SYSTEMS, FinalPlayer, check_board, score_game
+from engine.scoring import SCORING_SYSTEMS, check_board, score_game
 
 WORLD = load_board("world")
 RTU = get_ruleset("RTU")
@@ -49,13 +50,13 @@ def by_seat(scores):
 def test_the_board_is_consistent():
     assert sum(WORLD.territories[t].value for t in terr("Asia")) == 51
     # seat 4 holds its whole card: a sdadata ending is impossible, an objective ending is fine
-    assert [v.rule for v in check_board(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "sdadata")] == ["O-RTU"]
-    assert check_board(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective") == []
+    assert [v.rule for v in check_board(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, ARMIES), CARDS)] == ["O-RTU"]
+    assert check_board(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS) == []
 
 
 def test_ties_broken_by_extra_objective_then_armies_then_later_seat():
     cards = CARDS | {"C4": card("C4", [*terr("Asia"), "Alaska"])}  # seat 4: 51 of 54, not whole
-    s = by_seat(score_game(WORLD, RTU, PLAYERS, cards, OWNERS, ARMIES, "sdadata"))
+    s = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, ARMIES), cards))
     assert [s[i].game_score for i in (1, 2, 3, 4)] == [35, 35, 35, 51]
     assert [s[i].extra_objective for i in (1, 2, 3, 4)] == [0, 0, 8, 0]
     assert [s[i].place for i in (1, 2, 3, 4)] == [4, 3, 2, 1]
@@ -63,19 +64,19 @@ def test_ties_broken_by_extra_objective_then_armies_then_later_seat():
     assert (s[3].tiebreak, s[2].tiebreak, s[1].tiebreak, s[4].tiebreak) == ("extra_objective", "armies", "armies", None)
 
     armies = ARMIES | {"Alaska": 2}  # seat 1 now has 10 armies like seat 2
-    s = by_seat(score_game(WORLD, RTU, PLAYERS, cards, OWNERS, armies, "sdadata"))
+    s = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, armies), cards))
     assert (s[2].place, s[1].place) == (3, 4)  # the later seat goes ahead
     assert s[2].tiebreak == s[1].tiebreak == "later_seat"
 
     armies = ARMIES | {"Alaska": 3}  # seat 1 has 11 armies
-    s = by_seat(score_game(WORLD, RTU, PLAYERS, cards, OWNERS, armies, "sdadata"))
+    s = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, armies), cards))
     assert (s[1].place, s[2].place) == (3, 4)
 
 
 def test_shared_places_average_the_bonuses():
     cards = CARDS | {"C4": card("C4", [*terr("Asia"), "Alaska"])}
     shared = replace(RTU, shared_places=True)
-    s = by_seat(score_game(WORLD, shared, PLAYERS, cards, OWNERS, ARMIES, "sdadata"))
+    s = by_seat(score_game(WORLD, shared, FinalBoard(Ending("sdadata"), tuple(PLAYERS), OWNERS, ARMIES), cards))
     assert s[4].place == 1 and s[4].tournament_points == 81
     for seat in (1, 2, 3):
         assert s[seat].place == 2
@@ -99,8 +100,8 @@ def test_risiko_scores_100_and_is_first():
     }
     players = [FinalPlayer(1, "E"), FinalPlayer(2, "RTU-01"), FinalPlayer(3, "A"), FinalPlayer(4, "F")]
     armies = dict.fromkeys(WORLD.names, 2)
-    assert check_board(WORLD, RTU, players, cards, owners, armies, "objective") == []
-    s = by_seat(score_game(WORLD, RTU, players, cards, owners, armies, "objective"))
+    assert check_board(WORLD, RTU, FinalBoard(Ending("objective"), tuple(players), owners, armies), cards) == []
+    s = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(players), owners, armies), cards))
     assert s[2].game_score == 100 and s[2].place == 1 and s[2].tournament_points == 130
     assert (s[3].game_score, s[3].place, s[3].tournament_points) == (39, 2, 54)
     assert (s[1].game_score, s[1].place, s[1].tournament_points) == (32, 3, 37)
@@ -120,8 +121,8 @@ def test_eliminated_players_rank_below_survivors_later_eliminated_ahead():
         FinalPlayer(5, "C5", eliminated=1),
     ]
     cards["C4"] = card("C4", [*terr("Asia"), "Alaska"])
-    assert check_board(WORLD, RTU, players, cards, owners, ARMIES, "sdadata") == []
-    s = by_seat(score_game(WORLD, RTU, players, cards, owners, ARMIES, "sdadata"))
+    assert check_board(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(players), owners, ARMIES), cards) == []
+    s = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(players), owners, ARMIES), cards))
     # seat 2: NA 35 + SA 12 on its card = 47; seat 3: Europa 32 + Indonesia 3 = 35; seat 4: 51
     assert [s[i].game_score for i in (2, 3, 4)] == [47, 35, 51]
     assert [s[i].place for i in (4, 2, 3, 1, 5)] == [1, 2, 3, 4, 5]
@@ -142,30 +143,30 @@ def test_eliminated_players_rank_below_survivors_later_eliminated_ahead():
 def test_impossible_boards_are_reported_with_rule_ids(change, rule):
     owners, armies = dict(OWNERS), dict(ARMIES)
     change(owners, armies)
-    rules = {v.rule for v in check_board(WORLD, RTU, PLAYERS, CARDS, owners, armies, "objective")}
+    rules = {v.rule for v in check_board(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), owners, armies), CARDS)}
     assert rule in rules
 
 
 def test_missing_territory_fails_the_164_check_with_the_total():
     owners = dict(OWNERS)
     del owners["Cina"]
-    messages = [v.message for v in check_board(WORLD, RTU, PLAYERS, CARDS, owners, ARMIES, "sdadata") if v.rule == "S-PLACE"]
+    messages = [v.message for v in check_board(WORLD, RTU, FinalBoard(Ending("sdadata"), tuple(PLAYERS), owners, ARMIES), CARDS) if v.rule == "S-PLACE"]
     assert messages and "157" in messages[0] and "164" in messages[0]
 
 
 def test_an_eliminated_player_may_not_own_territories():
     players = [replace(PLAYERS[0], eliminated=1), *PLAYERS[1:]]
-    assert "A-ELIM" in {v.rule for v in check_board(WORLD, RTU, players, CARDS, OWNERS, ARMIES, "objective")}
+    assert "A-ELIM" in {v.rule for v in check_board(WORLD, RTU, FinalBoard(Ending("objective"), tuple(players), OWNERS, ARMIES), CARDS)}
 
 
 def test_method_1_2_3_of_seed_000():
-    m1 = by_seat(score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective", "S-M1"))
+    m1 = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-M1"))
     assert [m1[i].game_score for i in (1, 2, 3, 4)] == [35, 35, 43, 51 + 50]
-    m2 = by_seat(score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective", "S-M2"))
+    m2 = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-M2"))
     assert [m2[i].game_score for i in (1, 2, 3, 4)] == [35, 35, 35, 51]
-    m3 = by_seat(score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective", "S-M3"))
+    m3 = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-M3"))
     assert [m3[i].game_score for i in (1, 2, 3, 4)] == [35 + 9, 35 + 10, 43 + 11, 101 + 12]
-    m3b = by_seat(score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective", "S-M3-M2"))
+    m3b = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-M3-M2"))
     # seat 3's card has Europa (7 armies) and Indonesia (1)
     assert m3b[3].game_score == 35 + 8
     assert [m1[i].place for i in (4, 3, 2, 1)] == [1, 2, 3, 4]
@@ -174,21 +175,21 @@ def test_method_1_2_3_of_seed_000():
 
 def test_time_attack_victory_points_then_armies_then_extra_round():
     ta = get_ruleset("TIME_ATTACK")
-    s = by_seat(score_game(WORLD, ta, PLAYERS, CARDS, OWNERS, ARMIES, "time", "S-TA"))
+    s = by_seat(score_game(WORLD, ta, FinalBoard(Ending("time"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-TA"))
     assert [s[i].game_score for i in (1, 2, 3, 4)] == [35, 35, 43, 51]
     assert (s[2].place, s[1].place, s[2].tiebreak) == (3, 4, "armies")
     armies = ARMIES | {"Alaska": 2}
-    s = by_seat(score_game(WORLD, ta, PLAYERS, CARDS, OWNERS, armies, "time", "S-TA"))
+    s = by_seat(score_game(WORLD, ta, FinalBoard(Ending("time"), tuple(PLAYERS), OWNERS, armies), CARDS, "S-TA"))
     assert s[1].place == s[2].place == 3
     assert s[1].tiebreak == s[2].tiebreak == "extra_round"
 
 
 def test_medio_victory_and_loss_factors():
-    s = by_seat(score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective", "S-MEDIO"))
+    s = by_seat(score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-MEDIO"))
     # winner: floor(51 × 4 / 2); losers: floor(points × 4 / 10)
     assert [s[i].game_score for i in (1, 2, 3, 4)] == [14, 14, 17, 102]
     s = by_seat(
-        score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective", "S-MEDIO", total_supremacy=True)
+        score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-MEDIO", total_supremacy=True)
     )
     assert [s[i].game_score for i in (1, 2, 3, 4)] == [7, 7, 8, 204]
 
@@ -201,11 +202,11 @@ def test_unknown_scoring_system_is_a_format_error():
     from engine.violations import EngineError
 
     with pytest.raises(EngineError) as err:
-        score_game(WORLD, RTU, PLAYERS, CARDS, OWNERS, ARMIES, "objective", "S-NOPE")
+        score_game(WORLD, RTU, FinalBoard(Ending("objective"), tuple(PLAYERS), OWNERS, ARMIES), CARDS, "S-NOPE")
     assert err.value.rule == "FORMAT"
 
 
 def test_a_player_without_a_card_is_reported_unless_eliminated():
     players = [FinalPlayer(1, ""), *PLAYERS[1:]]
-    rules = [v.rule for v in check_board(WORLD, RTU, players, CARDS, OWNERS, ARMIES, "objective")]
+    rules = [v.rule for v in check_board(WORLD, RTU, FinalBoard(Ending("objective"), tuple(players), OWNERS, ARMIES), CARDS)]
     assert rules == ["O-RTU"]

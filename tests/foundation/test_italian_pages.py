@@ -63,14 +63,16 @@ def english_phrases() -> set[str]:
 
 def _engine_refusals() -> list[str]:
     from engine.board import load_board
+    from engine.endings import Ending, FinalBoard, FinalPlayer
     from engine.rulesets import get_ruleset
-    from engine.scoring import FinalPlayer, check_board
+    from engine.scoring import check_board
 
     board = load_board("world")
     players = [FinalPlayer(1, None), FinalPlayer(2, "nowhere", 1), FinalPlayer(2, None, 3)]
     owners = {"Alaska": 2, "alaska": 1, "Atlantide": 1, "Brasile": 9}
     armies = {"Alaska": 0, "Perù": 3}
-    return [v.message for v in check_board(board, get_ruleset("RTU"), players, {}, owners, armies, "objective")]
+    final = FinalBoard(Ending.OBJECTIVE, tuple(players), owners, armies)
+    return [v.message for v in check_board(board, get_ruleset("RTU"), final, {})]
 
 
 def page_text(content: bytes) -> str:

@@ -10,13 +10,12 @@ import os
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from config.commands import DomainCommand
 from scoring.workbook import export as wb_export
 from tournaments.models import Tournament
 
 
-class Command(BaseCommand):
+class Command(DomainCommand):
     help = "Write (or with --check only check) a tournament's event workbook for the national ranking."
 
     def add_arguments(self, parser: Any) -> None:

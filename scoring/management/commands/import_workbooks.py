@@ -9,12 +9,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from config.commands import DomainCommand
 from scoring.workbook import importer
 
 
-class Command(BaseCommand):
+class Command(DomainCommand):
     help = "Import past events from their workbooks (.xls/.xlsx files, folders of them, or .zip archives)."
 
     def add_arguments(self, parser: Any) -> None:

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
-
-from config.errors import DomainError
+from config.commands import DomainCommand
 from tournaments import clubs
 
 
-class Command(BaseCommand):
+class Command(DomainCommand):
     help = "Create a club (when missing) and appoint its admin (the user created when missing)."
 
     def add_arguments(self, parser: Any) -> None:
@@ -26,11 +24,8 @@ class Command(BaseCommand):
         parser.add_argument("--region", default="", help="The club's region (new clubs only).")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            setup = clubs.set_up_club(actor=None, name=options["name"], admin_username=options["admin"],
-                                      city=options["city"], region=options["region"])
-        except DomainError as exc:
-            raise CommandError(f"{exc.field}: {exc.message}", returncode=2) from None
+        setup = clubs.set_up_club(actor=None, name=options["name"], admin_username=options["admin"],
+                                  city=options["city"], region=options["region"])
         club, user = setup.club, setup.user.get_username()
         self.stdout.write(f"Club {'created' if setup.club_created else 'found'}: {club.name} (id {club.pk})")
         self.stdout.write(f"{user} is an admin of {club.name}.")

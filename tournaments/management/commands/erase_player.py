@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from config.commands import DomainCommand
 from tournaments import privacy
 from tournaments.models import Player
 
 
-class Command(BaseCommand):
+class Command(DomainCommand):
     help = "Export and/or erase one player's personal data (results kept, anonymised)."
 
     def add_arguments(self, parser: Any) -> None:

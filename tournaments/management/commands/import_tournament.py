@@ -6,14 +6,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from config.errors import DomainError
+from config.commands import DomainCommand
 from engine import exact
 from tournaments import backup
 
 
-class Command(BaseCommand):
+class Command(DomainCommand):
     help = "Restore a tournament from its JSON backup (made by export_tournament)."
 
     def add_arguments(self, parser: Any) -> None:
@@ -28,8 +28,5 @@ class Command(BaseCommand):
                     document = exact.loads(fh.read())
         except (OSError, ValueError) as exc:
             raise CommandError(f"Cannot read {options['file']}: {exc}") from exc
-        try:
-            tournament = backup.import_tournament(document)
-        except DomainError as exc:
-            raise CommandError(f"{exc.message} [{exc.rule}]") from exc
+        tournament = backup.import_tournament(document)  # a refusal: exit code 2 (DomainCommand)
         self.stdout.write(self.style.SUCCESS(f"Tournament {tournament.slug} restored."))
