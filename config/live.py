@@ -77,7 +77,7 @@ def tournament_key(slug: str) -> str:
 # polling the same tournament asks for the same two numbers, a cache round trip each time was most
 # of a 304's cost. A write in this process updates them at once; other processes' writes are seen
 # within LOCAL_SECONDS.
-LOCAL_SECONDS = 0.25
+LOCAL_SECONDS = 0.1
 _local: dict[str, tuple[int, float]] = {}
 
 
