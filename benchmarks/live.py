@@ -10,7 +10,7 @@ The database and the Redis number given are EMPTIED first. It measures:
 1. the standings computation (what the worker task does after a confirmation) at 100, 500,
    2,000 and 5,000 players (``--sizes``);
 2. with ``--players`` (5,000) in one tournament plus 30 events of 40 players, gunicorn ``-w 2``
-   (sync) and a Celery worker started on free loopback ports: for each public page (leaderboard,
+   (threaded, :func:`start_servers`) and a Celery worker started on free loopback ports: for each public page (leaderboard,
    tables page, table page, player page, standings API, clock API) wrk requests/s of an unchanged
    poll (``If-None-Match``: a 304), of the full page (gzip accepted, as phones do) and of a static
    file of the page's size, interleaved (static, 304, full, static); the ratios static ÷ page;
@@ -20,7 +20,7 @@ The database and the Redis number given are EMPTIED first. It measures:
 4. 1,200 polling clients (30 events × 40 players, each its event's leaderboard every 1.5 s on
    average with ``If-None-Match``, while results keep being confirmed) for ``--poll-seconds``:
    p50/p95/p99 and errors (wrk with a Lua script, :func:`crowd`: a thread per event, one
-   connection per phone, a new TCP connection per request as gunicorn's sync workers close them).
+   kept-alive connection per phone).
 
 wrk (Debian package ``wrk``) and the load client run on the same cores as the server: the figures
 are a floor. ``--write`` replaces the "Live" section of docs/benchmarks.md.
@@ -285,14 +285,18 @@ def stack(postgres: str, redis: str) -> dict[str, str]:
 
 
 def start_servers(env: dict[str, str], port: int) -> list[subprocess.Popen[bytes]]:
-    """One Celery worker (solo) and gunicorn -w 2 (sync: the 2 cores) on ``port``."""
+    """One Celery worker (solo) and gunicorn on ``port`` as docker/entrypoint.sh runs it, with 2
+    processes (the 2 cores): threaded workers with keep-alive, so a phone's connection waiting
+    between two polls holds no process (a sync worker is held by an open connection until its
+    request arrives: 60 phones kept 2 sync workers waiting, p50 3.4 s)."""
     return [
         subprocess.Popen(
             [str(ROOT / ".venv/bin/celery"), "-A", "config", "worker", "-c", "1", "-P", "solo", "-l", "WARNING",
              "-Q", "celery", "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True),
         subprocess.Popen(
-            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
+            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-k", "gthread", "--threads", "8",
+             "--keep-alive", "5", "-b", f"127.0.0.1:{port}",
              "--log-level", "warning", "--backlog", "2048"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True),
     ]
@@ -472,7 +476,7 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         "",
         f"`.venv/bin/python benchmarks/live.py --postgres … --redis …` — {args.players} players in one "
         f"tournament (3 games of {args.players // 4} tables, every result confirmed) plus 30 events of 40 "
-        f"players; gunicorn -w 2 (sync), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
+        f"players; gunicorn -w 2 -k gthread --threads 8 (keep-alive 5 s), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
         f"worker; wrk -t1 -c8 -d{args.seconds}s on the same loopback and cores. Measured "
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {out['machine']}, at the end "
         f"{os.getloadavg()[0]:.1f} (sampled during the run: {min(out['loads']):.1f}–{max(out['loads']):.1f}). The static twin of a page is a file of the page's uncompressed size, "
