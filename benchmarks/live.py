@@ -462,12 +462,18 @@ def main() -> int:
     section = report(out, args)
     print("\n" + section)
     if args.write:
-        doc = ROOT / "docs" / "benchmarks.md"
-        text = doc.read_text()
-        pattern = re.compile(r"## Live \(national scale.*?(?=\n## |\Z)", re.S)
-        text = pattern.sub(section.rstrip() + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + section
-        doc.write_text(text)
+        write_section("## Live (national scale", section)
     return 0
+
+
+def write_section(heading: str, section: str) -> None:
+    """Replace docs/benchmarks.md's section whose heading starts with ``heading`` (or add it)."""
+    doc = ROOT / "docs" / "benchmarks.md"
+    text = doc.read_text()
+    pattern = re.compile(re.escape(heading) + r".*?(?=\n## |\Z)", re.S)
+    text = pattern.sub(lambda _m: section.rstrip() + "\n", text) if pattern.search(text) else (
+        text.rstrip() + "\n\n" + section)
+    doc.write_text(text)
 
 
 def report(out: dict[str, Any], args: argparse.Namespace) -> str:

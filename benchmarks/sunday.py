@@ -22,7 +22,6 @@ import argparse
 import datetime as dt
 import os
 import random
-import re
 import signal
 import statistics
 import subprocess
@@ -35,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from live import POLL, build, crowd, load_average, sample_load, stack, start_servers  # noqa: E402  (beside this one)
+from live import POLL, build, crowd, load_average, sample_load, stack, start_servers, write_section  # noqa: E402  (the live benchmark beside this one)
 from load import _free_port, _wait  # noqa: E402
 
 
@@ -171,11 +170,7 @@ def main() -> int:
     section = report(out, args)
     print("\n" + section)
     if args.write:
-        doc = ROOT / "docs" / "benchmarks.md"
-        text = doc.read_text()
-        pattern = re.compile(r"## Sunday \(.*?(?=\n## |\Z)", re.S)
-        text = pattern.sub(section.rstrip() + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + section
-        doc.write_text(text)
+        write_section("## Sunday (", section)
     return 0 if not errors and not polls["errors"] and not polls["non2xx"] else 1
 
 
