@@ -34,7 +34,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from live import POLL, build, crowd, load_average, sample_load, stack, start_servers, write_section  # noqa: E402  (the live benchmark beside this one)
+from live import (  # noqa: E402  (the live benchmark beside this one)
+    POLL,
+    build,
+    crowd,
+    load_average,
+    sample_load,
+    settle,
+    stack,
+    start_servers,
+    write_section,
+)
 from load import _free_port, _wait  # noqa: E402
 
 
@@ -141,6 +151,8 @@ def main() -> int:
         servers += start_servers(env, port)
         for e in events:  # every leaderboard once, as the phones' first load
             _wait(f"{base}/t/{e['t'].slug}/standings/", timeout=60)
+        for e in events:
+            settle(e["t"].pk)
         stop = threading.Event()
         sampler = sample_load(stop, loads)
         writes: list[float] = []
