@@ -157,6 +157,8 @@ def wrk(url: str, seconds: int, headers: dict[str, str] | None = None, connectio
 # wrk's Lua: one thread per event, its connections polling that event's leaderboard like phones
 # (htmx, gzip, If-None-Match with the last ETag seen), each waiting a random 0.5–1.5 periods
 # between polls (phases spread out); done() prints p95/p99 and the errors as one JSON line.
+# A connection's first poll goes at once: wrk opens every connection first, and one waiting
+# before its first request would hold a server thread (phones connect when they poll).
 CROWD_LUA = """
 local paths = {%(paths)s}
 local n = 0
@@ -167,6 +169,7 @@ function setup(thread)
 end
 function init(args)
   etag = nil
+  first = %(per_thread)d
   math.randomseed(id * 7919)
 end
 function request()
@@ -179,6 +182,10 @@ function response(status, headers, body)
   if e then etag = e end
 end
 function delay()
+  if first > 0 then
+    first = first - 1
+    return 0
+  end
   return math.random(%(low)d, %(high)d)
 end
 function done(summary, latency, requests)
@@ -201,7 +208,7 @@ def crowd(base: str, paths: list[str], clients: int, seconds: int, period: float
     threads = len(paths)
     clients -= clients % threads
     script = CROWD_LUA % {"paths": ", ".join(f'"{p}"' for p in paths), "low": int(period * 500),
-                          "high": int(period * 1500)}
+                          "high": int(period * 1500), "per_thread": clients // threads}
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     try:
