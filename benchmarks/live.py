@@ -235,6 +235,40 @@ def sample_load(stop: threading.Event, into: list[float], every: float = 5.0) ->
     return thread
 
 
+def crowd_with_writes(base: str, events: list[dict[str, Any]], clients: int, seconds: int, period: float,
+                      loads: list[float]) -> dict[str, Any]:
+    """:func:`crowd` on the events' leaderboards while a referee confirms a correction in one of
+    them every 2 s (through ``scoring.services``, in this process)."""
+    from django.db import connections
+
+    stop = threading.Event()
+    writes = [0]
+
+    def writer() -> None:
+        rnd = random.Random(5)
+        while not stop.is_set():
+            correction(rnd.choice(events), rnd)
+            writes[0] += 1
+            stop.wait(2.0)
+        connections.close_all()
+
+    w = threading.Thread(target=writer)
+    w.start()
+    seen = [load_average()]
+    sampler = sample_load(stop, seen)
+    result = crowd(base, [f"/t/{e['t'].slug}/standings/" for e in events], clients, seconds, period)
+    stop.set()
+    w.join()
+    sampler.join()
+    result.update(writes=writes[0], load=max(seen))
+    loads += seen
+    print(f"{result['clients']} clients polling every {period} s: {result['rps']:.0f} req/s, p50 "
+          f"{result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, p99 {result['p99']:.1f} ms, errors "
+          f"{result['errors'] + result['non2xx']}, {writes[0]} results confirmed meanwhile, load "
+          f"average up to {result['load']:.1f}", flush=True)
+    return result
+
+
 def _row(html: bytes, player: int) -> bytes:
     m = re.search(rb'<tr id="player-%d".*?</tr>' % player, html, re.S)
     return m.group(0) if m else b""
@@ -329,7 +363,7 @@ def main() -> int:
     ap.add_argument("--sizes", default="100,500,2000,5000")
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--trials", type=int, default=20)
-    ap.add_argument("--clients", type=int, default=1200)
+    ap.add_argument("--clients", default="1200", help="polling phones, a comma-separated list to run several")
     ap.add_argument("--poll-seconds", type=int, default=30)
     ap.add_argument("--crowd-poll", default="1.5", help="the clients' polling periods, seconds")
     ap.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
@@ -445,34 +479,8 @@ def main() -> int:
         # 1,200 phones on 30 events, results confirmed meanwhile in some of them
         out["crowd"] = []
         for period in [float(x) for x in args.crowd_poll.split(",")]:
-            stop = threading.Event()
-            writes = [0]
-
-            def writer(stop: threading.Event = stop, writes: list[int] = writes) -> None:
-                rnd = random.Random(5)
-                while not stop.is_set():
-                    correction(rnd.choice(events), rnd)
-                    writes[0] += 1
-                    stop.wait(2.0)
-                connections.close_all()
-
-            w = threading.Thread(target=writer)
-            w.start()
-            loads = [load_average()]
-            sampler = sample_load(stop, loads)
-            result = crowd(base, [f"/t/{e['t'].slug}/standings/" for e in events], args.clients,
-                           args.poll_seconds, period)
-            stop.set()
-            w.join()
-            sampler.join()
-            result["writes"] = writes[0]
-            result["load"] = max(loads)
-            out["crowd"].append(result)
-            out["loads"] += loads
-            print(f"{result['clients']} clients polling every {period} s: {result['rps']:.0f} req/s, p50 "
-                  f"{result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, p99 {result['p99']:.1f} ms, errors "
-                  f"{result['errors'] + result['non2xx']}, {writes[0]} results confirmed meanwhile, load "
-                  f"average up to {result['load']:.1f}", flush=True)
+            for clients in [int(x) for x in args.clients.split(",")]:
+                out["crowd"].append(crowd_with_writes(base, events, clients, args.poll_seconds, period, out["loads"]))
     finally:
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
@@ -541,7 +549,8 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
                       f"polls every {POLL} s; 1,200 phones then make 800 requests/s, nearly all 304s."]
     for c in out.get("crowd", []):
         lines += ["", f"{c['clients']} clients polling their event's leaderboard every {c['period']} s on average "
-                      f"(30 events × 40, htmx + If-None-Match, wrk, {c['writes']} results confirmed meanwhile), "
+                      f"(30 events, {c['clients'] // 30} phones each, htmx + If-None-Match, wrk, {c['writes']} results "
+                      f"confirmed meanwhile), "
                       f"{args.poll_seconds} s: {c['rps']:.0f} req/s, p50 {c['p50']:.1f} ms, p95 {c['p95']:.1f} ms, "
                       f"p99 {c['p99']:.1f} ms, {c['errors'] + c['non2xx']} errors; load average up to "
                       f"{c['load']:.1f}."]
