@@ -5,8 +5,11 @@ set -e
 case "$1" in
   web)
     python manage.py migrate --noinput
+    # Threaded workers with keep-alive: a phone's open connection between two polls (every 1.5 s)
+    # holds no worker process, as it would with sync workers (benchmarks/live.py).
     exec gunicorn config.wsgi:application --bind "${BIND:-0.0.0.0:8000}" \
-      --workers "${WEB_CONCURRENCY:-3}" --access-logfile - --timeout 60
+      --workers "${WEB_CONCURRENCY:-3}" --worker-class gthread --threads "${WEB_THREADS:-8}" \
+      --keep-alive 5 --access-logfile - --timeout 60
     ;;
   worker)
     exec celery -A config worker --loglevel "${LOG_LEVEL:-INFO}" --concurrency "${CELERY_CONCURRENCY:-2}"

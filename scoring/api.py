@@ -49,21 +49,15 @@ class StandingsAPI(APIView):
         """Every row by default; ``limit``/``offset``, ``player`` or ``q`` answer one page of them,
         with ``count`` (rows matching) and ``offset``: a phone need not download 5,000 rows."""
         tournament = get_object_or_404(Tournament, slug=slug)
-        data = selectors.standings(tournament)
         params = request.query_params
         if not any(k in params for k in ("limit", "offset", "player", "q")):
-            return Response(data)
-        rows = data["rows"]
-        q = params.get("q", "").strip()[:60].casefold()
-        if q:
-            rows = [r for r in rows if q in r["name"].casefold() or q in r.get("club", "").casefold()]
+            return Response(selectors.standings(tournament))
         limit = min(max(_number(params.get("limit"), "limit", 100), 1), 500)
         offset = _number(params.get("offset"), "offset", 0)
         player = _number(params.get("player"), "player", -1)
-        at = next((i for i, r in enumerate(rows) if r["player"] == player), None)
-        if at is not None:
-            offset = at // limit * limit
-        return Response({**data, "count": len(rows), "offset": offset, "rows": rows[offset:offset + limit]})
+        page = selectors.standings_slice(tournament, offset=offset, limit=limit, player=player,
+                                         q=params.get("q", "").strip()[:60])
+        return Response({k: v for k, v in page.items() if k not in ("at", "total")})
 
 
 def _number(value: str | None, name: str, default: int) -> int:

@@ -3,8 +3,10 @@ number of players or tables (tests check this with ``django_assert_max_num_queri
 
 from __future__ import annotations
 
+import secrets
 import time
 import uuid
+from bisect import bisect_left, insort
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from tournaments import labels
 from tournaments.models import Player, Registration, Tournament, display_name
 
 from . import standings as st
+from . import stored
 from .models import Confirmation, ResultSubmission, ScoringSettings
 
 MISSING, TO_CONFIRM, CONFIRMED, DISPUTED = "missing", "to_confirm", "confirmed", "disputed"
@@ -150,6 +153,7 @@ def invalidate(tournament_id: int) -> None:
     players), never a computation of their own."""
     if _eager():
         cache.delete(_cache_key(tournament_id))
+        stored.drop(tournament_id)
         return
     transaction.on_commit(lambda: schedule(tournament_id))
 
@@ -174,7 +178,8 @@ def _next_generation(tournament_id: int) -> int:
 
 def recompute(tournament_id: int) -> bool:
     """The task's work: compute the standings and store them unless a later generation is
-    already stored; then the tournament's public pages get a new validator (config/live.py)."""
+    already stored (``scoring.stored``: the head and the rows that changed); then the
+    tournament's public pages get a new validator (config/live.py)."""
     from config import live
 
     cache.delete(_queued_key(tournament_id))  # a write from now on queues another run
@@ -182,14 +187,34 @@ def recompute(tournament_id: int) -> bool:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return False
-    data = dict(compute_incremental(tournament))
-    stored = cache.get(_cache_key(tournament_id))
-    if stored is not None and _KEPT.get(tournament_id, {}).get("unchanged") and stored.get("stamp") == data["stamp"]:
+    step = _incremental(tournament)
+    if step is None:  # an imported event: its workbook's standings, whole
+        data = {**_compute(tournament), "generation": generation}
+        stored.drop(tournament_id)
+        cache.set(_cache_key(tournament_id), data, None)
+        live.bump(tournament.slug)
+        return True
+    kept = _KEPT[tournament_id]
+    head = cache.get(stored.head_key(tournament_id))
+    if head is not None and kept["unchanged"] and head.get("stamp") == step["meta"]["stamp"]:
         return False  # what is stored is still right: no new validator, no page rendered again
-    data["generation"] = generation
-    if stored is not None and stored.get("generation", 0) > generation:
+    if head is not None and head.get("generation", 0) > generation:
         return False
-    cache.set(_cache_key(tournament_id), data, None)
+    if head is None:  # nothing stored (a new worker, an emptied cache): every row
+        kept["unwritten"] = {(p, token): row for p, (token, row) in kept["rows"].items()}
+        kept["texts_unwritten"] = True
+    texts = (kept["names_token"], kept["texts"]) if kept.get("texts_unwritten") else None
+    stored.write(tournament_id, stored.make_head(
+        {**step["meta"], "generation": generation}, step["order"],
+        [kept["rows"][p][0] for p in step["order"]], step["ranks"], step["shared"], step["ties"],
+        step["pending"], kept["names_token"]), kept["unwritten"], texts)
+    cache.delete(_cache_key(tournament_id))  # a reader's own computation, older than this
+    kept["unwritten"], kept["texts_unwritten"] = {}, False
+    # entries the previous head named: a reader may still hold it for a moment, so they go one
+    # computation later
+    stored.forget(tournament_id, kept.get("forget", []), kept.get("forget_names", []))
+    kept["forget"], kept["replaced"] = kept["replaced"], []
+    kept["forget_names"], kept["replaced_names"] = kept.get("replaced_names", []), []
     live.bump(tournament.slug)
     return True
 
@@ -312,14 +337,74 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     return _with_labels(_standings(tournament))
 
 
+def standings_slice(tournament: Tournament, *, offset: int = 0, limit: int = 100, player: int | None = None,
+                    q: str = "", clamp: bool = False) -> dict[str, Any]:
+    """One page of the standings without reading the others (5,000 players: the hundred rows a
+    phone shows): the labelled standings' data with ``rows`` from ``offset`` (``player``: the page
+    that holds them; ``q``: only players whose name or club contains it), ``count`` (rows
+    matching), ``offset`` (as used), ``at`` (the player's index among them, or None) and ``total``.
+    ``clamp``: an offset past the end answers the last page."""
+    needle = q.replace("\n", " ").strip().casefold()
+    head = stored.read(tournament.pk)
+    texts = head.texts() if head is not None and needle else None
+    compact = head is not None and (texts is not None or not needle)
+    if head is not None and compact:
+        ids: Sequence[int] = head.ids
+        meta = head.meta
+        fetch = head.rows
+    else:
+        data = _standings(tournament)
+        ids = [r["player"] for r in data["rows"]]
+        texts = {r["player"]: stored.search_text(r["name"], r.get("club", "")) for r in data["rows"]} if needle else None
+        meta = {k: v for k, v in data.items() if k != "rows"}
+
+        def fetch(positions: Iterable[int], rows: list[dict[str, Any]] = data["rows"]) -> list[dict[str, Any]]:
+            return [rows[i] for i in positions]
+    positions: Sequence[int] = range(len(ids))
+    if needle and texts is not None:
+        positions = [i for i, p in enumerate(ids) if needle in texts.get(p, "")]
+    at = None
+    if player is not None:
+        where = head.position(player) if head is not None and compact else (
+            ids.index(player) if player in ids else None)
+        if where is not None and where in positions:
+            at = where if not needle else positions.index(where)  # type: ignore[union-attr]
+            offset = at // limit * limit
+    if clamp:
+        offset = min(max(offset, 0), max(0, (len(positions) - 1) // limit * limit))
+    rows = fetch(positions[offset:offset + limit])
+    if rows is None:  # a row of this head is gone: read everything once, and store afresh
+        _lost(tournament.pk)
+        return standings_slice(tournament, offset=offset, limit=limit, player=player, q=q, clamp=clamp)
+    return {**_label_meta(meta), "rows": [_label_row(r) for r in rows], "count": len(positions), "offset": offset,
+            "at": at, "total": len(ids)}
+
+
+def standings_row(tournament: Tournament, player: int) -> dict[str, Any] | None:
+    """One player's labelled standings row (None: not in the standings)."""
+    page = standings_slice(tournament, player=player, limit=1)
+    return page["rows"][0] if page["at"] is not None else None
+
+
+def _lost(tournament_id: int) -> None:
+    """A stored head names a row that is gone (evicted): readers read the standings whole until
+    the worker has stored them again."""
+    stored.drop(tournament_id)
+    if not _eager():
+        schedule(tournament_id)
+
+
 def _with_labels(data: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **data,
-        "chain_explained": {m: labels.metric(m) for m in data["chain"]},
-        "rows": [{**r, "tiebreak_label": labels.metric(r["tiebreak"]),
-                  "pending_correction_note": correction_note(r.get("pending_corrections") or [])}
-                 for r in data["rows"]],
-    }
+    return {**_label_meta(data), "rows": [_label_row(r) for r in data["rows"]]}
+
+
+def _label_meta(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "chain_explained": {m: labels.metric(m) for m in data["chain"]}}
+
+
+def _label_row(r: dict[str, Any]) -> dict[str, Any]:
+    return {**r, "tiebreak_label": labels.metric(r["tiebreak"]),
+            "pending_correction_note": correction_note(r.get("pending_corrections") or [])}
 
 
 def correction_note(games: Sequence[int]) -> str:
@@ -343,6 +428,14 @@ def _corrections(tables: Iterable[tuple[int, list[dict[str, Any]]]]) -> dict[int
 
 
 def _standings(tournament: Tournament) -> dict[str, Any]:
+    head = stored.read(tournament.pk)
+    if head is not None:  # the worker's
+        rows = head.rows(range(len(head)))
+        if rows is not None:
+            if time.time() - head.data.get("computed_at", 0) > CACHE_TTL:
+                schedule(tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
+            return {**head.meta, "rows": rows}
+        _lost(tournament.pk)
     key = _cache_key(tournament.pk)
     cached = cache.get(key)
     if cached is not None:
@@ -352,6 +445,8 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
     # Nothing stored at all (first reader, or the cache was emptied): computed here, once.
     data = _compute(tournament)
     cache.set(key, data, CACHE_TTL if _eager() else None)
+    if not _eager():
+        schedule(tournament.pk)  # the worker stores them in its form (scoring.stored)
     return data
 
 
@@ -382,6 +477,10 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
     label = _with_labels if labelled else (lambda data: data)
     found: dict[int, dict[str, Any]] = {}
     cached = cache.get_many([_cache_key(t.pk) for t in tournaments])
+    for pk, head in stored.read_many(t.pk for t in tournaments).items():  # the worker's
+        rows = head.rows(range(len(head)))
+        if rows is not None:
+            cached[_cache_key(pk)] = {**head.meta, "rows": rows}
     todo = []
     for t in tournaments:
         hit = cached.get(_cache_key(t.pk))
@@ -478,15 +577,33 @@ _KEPT: dict[int, dict[str, Any]] = {}
 
 
 def compute_incremental(tournament: Tournament) -> dict[str, Any]:
-    """The same standings as :func:`_compute`, reusing the previous computation in this process:
-    a result's scores are read again only for tables whose counting result changed, and only the
-    players of those tables are scored again (``standings.player_entry``); then every entry is
-    ranked (``standings.rank``, n log n). Different settings start afresh."""
+    """The same standings as :func:`_compute`, from the worker's incremental step
+    (:func:`_incremental`), every row assembled."""
+    step = _incremental(tournament)
+    if step is None:
+        return _compute(tournament)
+    kept = _KEPT[tournament.pk]
+    rows = []
+    for i, p in enumerate(step["order"]):
+        rows.append({**kept["rows"][p][1], "rank": step["ranks"][i], "shared": step["shared"][i],
+                     "tiebreak": step["ties"][i], "pending_corrections": step["pending"].get(p, [])})
+    return {**step["meta"], "rows": rows}
+
+
+def _incremental(tournament: Tournament) -> dict[str, Any] | None:
+    """The standings' order, reusing the previous computation in this process: a result's scores
+    are read again only for tables whose counting result changed, only the players of those tables
+    are scored again (``standings.player_entry``) and moved in the kept order (a binary search
+    each); then one pass gives the ranks and tie-breaks: n log n at worst. Returns the order (ids,
+    ranks, shared marks, tie-breaks, pending corrections) and the meta data; each player's row is
+    in ``_KEPT[id]["rows"]`` under a token that changes with the row (``scoring.stored``). Different
+    settings start afresh; None for an event imported from the clubs' workbook (its standings are
+    the workbook's, as written: :func:`_compute`)."""
     from .models import WorkbookEvent
 
     if WorkbookEvent.objects.filter(tournament=tournament, imported_at__isnull=False).exists():
         _KEPT.pop(tournament.pk, None)
-        return _compute(tournament)  # an imported event's standings are its workbook's, as written
+        return None
     conf = settings_for(tournament)
     method = method_of(tournament, conf)
     chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
@@ -498,7 +615,11 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
                  tournament.games_count, conf.preset, tuple(rehearsals))
     kept = _KEPT.get(tournament.pk)
     if kept is None or kept["signature"] != signature:
-        kept = {"signature": signature, "tables": {}, "by_player": defaultdict(dict), "entries": {}, "rows": {}}
+        old = kept
+        kept = {"signature": signature, "tables": {}, "by_player": defaultdict(dict), "entries": {}, "rows": {},
+                "order": [], "order_key": {}, "unwritten": {}, "replaced": []}
+        if old is not None:  # what the previous settings stored goes once the new head is written
+            kept["replaced"] = [(p, token) for p, (token, _row) in old["rows"].items()] + old["replaced"]
         _KEPT[tournament.pk] = kept
     # which result counts at each table (ids only), then the scores of the tables that changed
     counting: dict[int, int] = {}
@@ -528,61 +649,102 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
         for r in results:
             by_player[r.player][r.game] = r
             dirty.add(r.player)
-    names: dict[int, str] = {}
-    clubs: dict[int, str] = {}
     registered: set[int] = set()
-    fields = ("pk", "first_name", "last_name", "nickname", "club__name")
-    rows_of = (Registration.objects.filter(tournament=tournament)
-               .values_list("status", *(f"player__{f}" for f in fields)))
-    for status, pk, first, last, nickname, club in rows_of:  # registered or not, one query
-        names[pk] = display_name(first, last, nickname)
-        clubs[pk] = club or ""
+    listed: set[int] = set()
+    for pk, status in Registration.objects.filter(tournament=tournament).values_list("player_id", "status"):
+        listed.add(pk)
         if status == Registration.Status.REGISTERED:
             registered.add(pk)
     player_ids = registered | {p for p, games in by_player.items() if games}
-    missing = player_ids - set(names)  # played without a registration (rare)
-    for pk, first, last, nickname, club in (Player.objects.filter(pk__in=missing).values_list(*fields)
-                                            if missing else []):
-        names[pk] = display_name(first, last, nickname)
-        clubs[pk] = club or ""
+    names, clubs = _names(tournament, kept, listed | player_ids)
     pending: dict[int, set[int]] = defaultdict(set)  # player → games with a correction pending
     for table_id, waiting in corrected.items():
         for r in tables.get(table_id, (None, []))[1] if waiting else ():
             pending[r.player].add(r.game)
     corrections = {p: sorted(games) for p, games in pending.items()}
     same = (not changed and kept.get("player_ids") == player_ids and kept.get("names") == names
-            and kept.get("clubs") == clubs and kept.get("corrections") == corrections and "data" in kept)
+            and kept.get("clubs") == clubs and kept.get("corrections") == corrections and "step" in kept)
     kept["unchanged"] = same
     if same:  # e.g. a result entered but not yet confirmed: nothing a viewer sees has changed
-        return kept["data"]  # type: ignore[no-any-return]
+        return kept["step"]  # type: ignore[no-any-return]
+    old_names, old_clubs = kept.get("names", {}), kept.get("clubs", {})
     kept["player_ids"], kept["names"], kept["clubs"], kept["corrections"] = player_ids, names, clubs, corrections
-    entries, shown = kept["entries"], kept["rows"]
+    entries, shown, order, order_key = kept["entries"], kept["rows"], kept["order"], kept["order_key"]
+    moved: set[int] = set()
     for p in set(entries) - player_ids:
         entries.pop(p)
-        shown.pop(p, None)
+        del order[bisect_left(order, order_key.pop(p))]
+        kept["replaced"].append((p, shown.pop(p)[0]))
     for p in player_ids:
         if p in dirty or p not in entries:
             entries[p] = st.player_entry(p, by_player.get(p, {}).values(), method=method, best_n=conf.best_n,
                                          chain=full, finals=finals_set)
-            shown.pop(p, None)
-    rows = st.rank(entries, method=method, chain=full, names=names)
-    out = []
-    for row in rows:
-        base = shown.get(row.player)
-        if base is None or base["name"] != names.get(row.player, "?") or base["club"] != clubs.get(row.player, ""):
-            base = {**row.as_dict(), "name": names.get(row.player, "?"), "club": clubs.get(row.player, "")}
-            shown[row.player] = base
-        out.append({**base, "rank": row.rank, "shared": row.shared, "tiebreak": row.tiebreak,
-                    "pending_corrections": corrections.get(row.player, [])})
-    kept["data"] = {
-        "method": method, "preset": conf.preset, "chain": chain,
-        "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
-        "games": [g for g in range(1, tournament.games_count + 1) if g not in rehearsals],
-        "rehearsal_games": rehearsals,
-        "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
-        "stamp": uuid.uuid4().hex, "computed_at": time.time(), "rows": out,
+            moved.add(p)
+        elif old_names.get(p) != names.get(p) or old_clubs.get(p) != clubs.get(p):
+            moved.add(p)  # renamed: a name orders rows that share a place
+    for p in moved:
+        row, values = entries[p]
+        key = (st.order_key(row, values, method), names.get(p, ""), p)
+        if p in order_key:
+            del order[bisect_left(order, order_key[p])]
+        insort(order, key)
+        order_key[p] = key
+        if p in shown:
+            kept["replaced"].append((p, shown[p][0]))
+        token = secrets.randbits(62)
+        shown[p] = (token, {**{k: v for k, v in row.as_dict().items() if k not in stored.PER_POSITION},
+                            "name": names.get(p, "?"), "club": clubs.get(p, "")})
+        kept["unwritten"][(p, token)] = shown[p][1]
+    if old_names != names or old_clubs != clubs or "names_token" not in kept:
+        if "names_token" in kept:
+            kept["replaced_names"] = [*kept.get("replaced_names", []), kept["names_token"]]
+        kept["names_token"] = secrets.randbits(62)
+        kept["texts"] = {p: stored.search_text(names.get(p, "?"), clubs.get(p, "")) for p in player_ids}
+        kept["texts_unwritten"] = True
+    ids = [k[2] for k in order]
+    ranks, shared_marks = st.places([k[0] for k in order])
+    if method == "knockout":
+        ties: list[str | None] = [None] * len(ids)
+    else:  # how each row relates to the next: only those next to a moved row are compared again
+        known, relations = kept.get("relations", {}), {}
+        for a, b in zip(ids, ids[1:], strict=False):
+            found = known.get((a, b), moved) if a not in moved and b not in moved else moved
+            relations[a, b] = st.relation(entries[a][1], entries[b][1]) if found is moved else found
+        kept["relations"] = relations
+        ties = st.tiebreaks_of(list(relations.values()), full) if ids else []
+    kept["step"] = {
+        "meta": {"method": method, "preset": conf.preset, "chain": chain,
+                 "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
+                 "games": [g for g in range(1, tournament.games_count + 1) if g not in rehearsals],
+                 "rehearsal_games": rehearsals,
+                 "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
+                 "stamp": uuid.uuid4().hex, "computed_at": time.time()},
+        "order": ids, "ranks": ranks, "shared": shared_marks, "ties": ties, "pending": corrections,
     }
-    return kept["data"]  # type: ignore[no-any-return]
+    return kept["step"]  # type: ignore[no-any-return]
+
+
+def _names(tournament: Tournament, kept: dict[str, Any], players: set[int]) -> tuple[dict[int, str], dict[int, str]]:
+    """{player: public name}, {player: club} of these players (the tournament's registrations and
+    anyone who played): read again only when the site's version changed (a player or a club was
+    saved: config/live.py) or for players not known yet."""
+    from config import live
+
+    site = cache.get(live.SITE_KEY) if live.enabled() else None  # read before the names
+    names, clubs = dict(kept.get("names", {})), dict(kept.get("clubs", {}))
+    fields = ("pk", "first_name", "last_name", "nickname", "club__name")
+    if site is None or site != kept.get("site"):
+        found = list(Registration.objects.filter(tournament=tournament).values_list(*(f"player__{f}" for f in fields)))
+        todo = players - {row[0] for row in found}  # played without a registration (rare)
+    else:
+        found, todo = [], players - set(names)
+    if todo:
+        found += Player.objects.filter(pk__in=todo).values_list(*fields)
+    for pk, first, last, nickname, club in found:
+        names[pk] = display_name(first, last, nickname)
+        clubs[pk] = club or ""
+    kept["site"] = site
+    return ({p: names[p] for p in players if p in names}, {p: clubs[p] for p in players if p in clubs})
 
 
 def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:

@@ -236,69 +236,78 @@ def player_entry(player: int, results: Iterable[GameResult], *, method: str, bes
 
 def rank(entries: Mapping[int, Entry], *, method: str, chain: Sequence[str], names: Mapping[int, str]) -> list[Row]:
     """Every entry's row in order with its rank, shared places and tie-break (sets them)."""
-    rows: list[Row] = []
-    metric_values: dict[int, list[Value]] = {}
-    for player, (row, values) in entries.items():
-        row.rank, row.shared, row.tiebreak = 0, False, None
-        rows.append(row)
-        metric_values[player] = values
-
-    def key(row: Row) -> tuple[Decimal | int, ...]:
-        if method == "knockout":
-            last = row.cells[-1] if row.cells else None
-            return (
-                -row.reached,
-                last.place if last else 99,
-                -(last.points if last else ZERO), -(last.extra if last else 0), -(last.armies if last else 0),
-            )
-        return tuple(-x for value in metric_values[row.player] for x in (*value, LOWEST))
-
-    keys = {row.player: key(row) for row in rows}  # once per row: sorting and ranking share them
+    rows = [row for row, _values in entries.values()]
+    keys = {row.player: order_key(row, values, method) for row, values in entries.values()}
     rows.sort(key=lambda r: (keys[r.player], names.get(r.player, ""), r.player))
-    previous: tuple[Decimal | int, ...] | None = None
-    for i, row in enumerate(rows):
-        k = keys[row.player]
-        if k == previous:
-            row.rank = rows[i - 1].rank
-            row.shared = rows[i - 1].shared = True
-        else:
-            row.rank = i + 1
-        previous = k
-    if method != "knockout":
-        _explain(rows, chain, metric_values)
+    ranks, shared = places([keys[r.player] for r in rows])
+    ties = (tiebreaks([entries[r.player][1] for r in rows], chain) if method != "knockout"
+            else [None] * len(rows))
+    for row, place, level, tie in zip(rows, ranks, shared, ties, strict=True):
+        row.rank, row.shared, row.tiebreak = place, level, tie
     return rows
 
 
-def _decider(a: list[Value], b: list[Value], chain: Sequence[str]) -> str | None:
-    """The first metric after the first one that tells two rows apart (None: level on the first
-    metric's value differs, or nothing does — the place is shared)."""
+def order_key(row: Row, values: Sequence[Value], method: str) -> tuple[Decimal | int, ...]:
+    """What orders a row (smaller first); equal keys share a place. Names, then ids, only order
+    rows that share a place."""
+    if method == "knockout":
+        last = row.cells[-1] if row.cells else None
+        return (
+            -row.reached,
+            last.place if last else 99,
+            -(last.points if last else ZERO), -(last.extra if last else 0), -(last.armies if last else 0),
+        )
+    return tuple(-x for value in values for x in (*value, LOWEST))
+
+
+def places(keys: Sequence[tuple[Decimal | int, ...]]) -> tuple[list[int], list[bool]]:
+    """Ranks and shared marks of rows already in order, from their :func:`order_key`."""
+    ranks = [0] * len(keys)
+    shared = [False] * len(keys)
+    for i, k in enumerate(keys):
+        if i and k == keys[i - 1]:
+            ranks[i] = ranks[i - 1]
+            shared[i] = shared[i - 1] = True
+        else:
+            ranks[i] = i + 1
+    return ranks, shared
+
+
+SAME = -1  # relation of two rows with identical values: they share a place
+
+
+def relation(a: Sequence[Value], b: Sequence[Value]) -> int | None:
+    """How two rows next to each other in the order relate: :data:`SAME`, the index of the first
+    metric after the first one that tells them apart, or None (the first metric does, or a
+    knock-out)."""
     if a[0] != b[0]:
         return None
-    return next((chain[i] for i in range(1, len(chain)) if a[i] != b[i]), None)
+    return next((i for i in range(1, len(a)) if a[i] != b[i]), SAME)
 
 
-def _explain(rows: list[Row], chain: Sequence[str], values: Mapping[int, list[Value]]) -> None:
-    """Each row's tie-break: the deepest metric needed to separate it from any row level with it
-    on the first metric of the chain. Within a level, sorted by the metrics' values, the row that
-    agrees longest with a given row is a neighbour of its block of identical rows: n log n, where
-    comparing every pair was quadratic in the size of a level (5,000 players: 0.9 s)."""
-    level: dict[Value, list[int]] = defaultdict(list)
-    for row in rows:
-        level[values[row.player][0]].append(row.player)
-    found: dict[int, str | None] = {}
-    for members in level.values():
-        ordered = sorted(members, key=lambda p: values[p])
-        blocks: list[list[int]] = []
-        for p in ordered:
-            if blocks and values[blocks[-1][0]] == values[p]:
-                blocks[-1].append(p)
-            else:
-                blocks.append([p])
-        for i, block in enumerate(blocks):
-            here = values[block[0]]
-            depth = [chain.index(d) for j in (i - 1, i + 1) if 0 <= j < len(blocks)
-                     if (d := _decider(here, values[blocks[j][0]], chain)) is not None]
-            for p in block:
-                found[p] = chain[max(depth)] if depth else None
-    for row in rows:
-        row.tiebreak = found[row.player]
+def tiebreaks(values: Sequence[Sequence[Value]], chain: Sequence[str]) -> list[str | None]:
+    """Each row's tie-break (rows in order, by their metrics' values): see :func:`tiebreaks_of`."""
+    if not values:
+        return []
+    return tiebreaks_of([relation(values[i], values[i + 1]) for i in range(len(values) - 1)], chain)
+
+
+def tiebreaks_of(relations: Sequence[int | None], chain: Sequence[str]) -> list[str | None]:
+    """Each row's tie-break from the :func:`relation` of each row to the next: the deepest metric
+    needed to separate it from any row level with it on the first metric of the chain. Rows with
+    identical values are contiguous in the order, and the order compares the metrics one after
+    the other, so the row that agrees longest with a given row is in a neighbouring block of
+    identical rows: one pass, where comparing every pair was quadratic in the size of a level
+    (5,000 players: 0.9 s)."""
+    n = len(relations) + 1
+    out: list[str | None] = [None] * n
+    first = 0
+    for end in range(1, n + 1):
+        if end < n and relations[end - 1] == SAME:
+            continue
+        depth = [d for d in (relations[first - 1] if first else None, relations[end - 1] if end < n else None)
+                 if d is not None]
+        if depth:
+            out[first:end] = [chain[max(depth)]] * (end - first)
+        first = end
+    return out

@@ -42,8 +42,7 @@ STATUSES = (selectors.MISSING, selectors.TO_CONFIRM, selectors.DISPUTED, selecto
 @require_GET
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    data = selectors.standings(tournament)
-    ctx = {"tournament": tournament, "s": data, **_standings_window(request, data["rows"])}
+    ctx = {"tournament": tournament, **_standings_window(request, tournament)}
     if getattr(request, "htmx", False):
         return render(request, "scoring/_standings_table.html", ctx)
     return render(request, "scoring/standings.html", ctx)
@@ -52,24 +51,27 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 STANDINGS_PAGE = 100  # rows per page: a phone never downloads 5,000 rows
 
 
-def _standings_window(request: HttpRequest, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _standings_window(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """The rows one page shows: ``?q=`` finds players by name or club (at most one page of them),
-    ``?player=<id>`` opens the page that holds that player (marked), else ``?page=<n>``."""
+    ``?player=<id>`` opens the page that holds that player (marked), else ``?page=<n>``. Only
+    those rows are read (selectors.standings_slice)."""
     q = request.GET.get("q", "").strip()[:60]
     me = _int(request.GET.get("player"))
-    pages = max(1, -(-len(rows) // STANDINGS_PAGE))
     if q:
-        needle = q.casefold()
-        found = [r for r in rows if needle in r["name"].casefold() or needle in r.get("club", "").casefold()]
-        return {"rows": found[:STANDINGS_PAGE], "q": q, "found": len(found), "page": 0, "pages": pages,
+        found = selectors.standings_slice(tournament, q=q, limit=STANDINGS_PAGE)
+        pages = max(1, -(-found["total"] // STANDINGS_PAGE))
+        return {"s": found, "rows": found["rows"], "q": q, "found": found["count"], "page": 0, "pages": pages,
                 "me": me, "poll_query": urlencode({"q": q})}
-    at = next((i for i, r in enumerate(rows) if r["player"] == me), None) if me is not None else None
-    page = at // STANDINGS_PAGE + 1 if at is not None else min(max(_int(request.GET.get("page")) or 1, 1), pages)
-    start = (page - 1) * STANDINGS_PAGE
-    return {"rows": rows[start:start + STANDINGS_PAGE], "q": "", "page": page, "pages": pages,
-            "me": me if at is not None else None,
+    asked = (_int(request.GET.get("page")) or 1) - 1
+    window = selectors.standings_slice(tournament, offset=asked * STANDINGS_PAGE, limit=STANDINGS_PAGE,
+                                       player=me, clamp=True)
+    pages = max(1, -(-window["count"] // STANDINGS_PAGE))
+    page = window["offset"] // STANDINGS_PAGE + 1
+    mine = window["at"] is not None
+    return {"s": window, "rows": window["rows"], "q": "", "page": page, "pages": pages,
+            "me": me if mine else None,
             "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None,
-            "poll_query": urlencode({"player": me} if at is not None else {"page": page} if page > 1 else {})}
+            "poll_query": urlencode({"player": me} if mine else {"page": page} if page > 1 else {})}
 
 
 def _int(value: str | None) -> int | None:
@@ -107,8 +109,7 @@ def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = get_object_or_404(
         Player.objects.filter(Q(registrations__tournament=tournament)
                               | Q(seats__game__tournament=tournament)).distinct(), pk=pk)
-    data = selectors.standings(tournament)
-    row = next((r for r in data["rows"] if r["player"] == player.pk), None)
+    row = selectors.standings_row(tournament, player.pk)
     games = selectors.player_games(tournament, player)
     for g in games:
         g["status_label"] = labels.result_status(g["status"])

@@ -8,7 +8,7 @@ so composition works before any result exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -70,17 +70,23 @@ class PublicSeat:
             number, colour, colour_label, player)
 
 
-def public_tables(game: Game) -> list[Table]:
+def public_tables(game: Game, *, numbers: Sequence[int] | None = None, offset: int = 0,
+                  limit: int | None = None) -> list[Table]:
     """The game's tables in order for the public tables page, each with ``public_seats`` (turn
-    order). Two queries and plain rows for the seats: a 125-table game built 1,600 model objects
-    (seat, player, club) per request, 85% of the page's database time."""
-    tables = list(Table.objects.filter(game=game).order_by("number").defer("deal",
-                                                                           "closure_state"))
+    order): those numbered ``numbers``, or ``limit`` of them from ``offset`` (a page), or all.
+    Two queries and plain rows for the seats: a 125-table game built 1,600 model objects (seat,
+    player, club) per request, 85% of the page's database time."""
+    chosen = Table.objects.filter(game=game).order_by("number").defer("deal", "closure_state")
+    if numbers is not None:
+        chosen = chosen.filter(number__in=list(numbers))
+    tables = list(chosen[offset:offset + limit] if limit is not None else chosen[offset:])
     by_id: dict[int, list[PublicSeat]] = {t.pk: [] for t in tables}
     labels = {value: str(label) for value, label in Colour.choices}
     clubs: dict[str, PublicClub] = {}
+    seats = Seat.objects.filter(game=game) if numbers is None and limit is None else Seat.objects.filter(
+        table_id__in=list(by_id))
     rows = (
-        Seat.objects.filter(game=game).order_by("table_id", "number")
+        seats.order_by("table_id", "number")
         .values_list("table_id", "number", "colour", "player_id", "player__first_name",
                      "player__last_name", "player__nickname", "player__club__name")
     )
@@ -208,6 +214,15 @@ def find_seats(game: Game, query: str) -> list[Seat]:
         .select_related("player", "player__club", "table")
         .order_by("player__last_name", "player__first_name")[:50]
     )
+
+
+def tables_count(game: Game) -> int:
+    return Table.objects.filter(game=game).count()
+
+
+def table_index(game: Game, number: int) -> int:
+    """How many of the game's tables come before table ``number`` (its place on the page)."""
+    return Table.objects.filter(game=game, number__lt=number).count()
 
 
 def seat_of(game: Game, player: Player | int) -> Seat | None:

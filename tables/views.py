@@ -139,13 +139,41 @@ TABLES_CACHE_SECONDS = 600
 @live.public
 @require_GET
 def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A game's tables, a page of them (a 1,250-table game is not sent to a phone whole):
+    ``?q=`` shows the tables of the players whose name matches, ``?player=<id>`` (a player's
+    link) the page that holds their table, marked; else ``?page=<n>``."""
     tournament, game = _game(slug, number)
-    tables = selectors.public_tables(game)
+    window = _tables_window(request, game)
+    tables = window.pop("tables")
     return render(request, "tables/game_tables.html", {
         "tournament": tournament, "game": game, "tables": tables,
         "cards": _table_cards(slug, number, tables),
-        "can_organize": is_organizer(request.user, tournament),
+        "can_organize": is_organizer(request.user, tournament), **window,
     })
+
+
+TABLES_PAGE = 50  # tables per page: 200 players
+
+
+def _tables_window(request: HttpRequest, game: Game) -> dict[str, Any]:
+    q = request.GET.get("q", "").strip()[:60]
+    count = selectors.tables_count(game)
+    pages = max(1, -(-count // TABLES_PAGE))
+    if q:
+        seats = selectors.find_seats(game, q)
+        found = sorted({s.table.number for s in seats})[:TABLES_PAGE]
+        return {"tables": selectors.public_tables(game, numbers=found) if found else [], "q": q, "seats": seats,
+                "page": 0, "pages": pages, "mine": None}
+    player = request.GET.get("player", "")
+    seat = selectors.seat_of(game, int(player)) if player.isdigit() and len(player) <= 12 else None
+    page_asked = request.GET.get("page", "")
+    page = int(page_asked) if page_asked.isdigit() and len(page_asked) <= 6 else 1
+    if seat is not None:
+        page = selectors.table_index(game, seat.table.number) // TABLES_PAGE + 1
+    page = min(max(page, 1), pages)
+    tables = selectors.public_tables(game, offset=(page - 1) * TABLES_PAGE, limit=TABLES_PAGE)
+    return {"tables": tables, "q": "", "page": page, "pages": pages, "mine": seat,
+            "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None}
 
 
 def _table_cards(slug: str, number: int, tables: list[Any]) -> str:

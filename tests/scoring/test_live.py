@@ -73,7 +73,8 @@ def test_results_corrections_clocks_and_reseating_change_the_validator(client: C
     t, table, ps = setup["t"], setup["table"], setup["players"]
     pages = _pages(t, table, ps[0])
     board = f.board_data(setup["objectives"], winner=2, armies=[30, 40, 30, 30])
-    urls = [pages["leaderboard"], pages["standings API"], pages["player page"], pages["result page"]]
+    urls = [pages["leaderboard"], pages["standings API"], pages["player page"], pages["result page"],
+            f"{pages['leaderboard']}?player={ps[1].pk}", f"{pages['standings API']}?limit=2&player={ps[1].pk}"]
 
     # a result entered, then confirmed: the leaderboard shows it at once (not a replayed page)
     sub = f.enter(table, setup["ref1"], "board", board, ended_by="objective")
@@ -100,8 +101,9 @@ def test_a_reseating_and_a_renamed_player_change_the_validator(client: Client, s
     t = setup["t"]
     other = f.make_table(t, 1, f.players(t, 4))
     pages = _pages(t, setup["table"], setup["players"][0])
-    urls = [pages["tables page"], pages["table page"], pages["player page"]]
     a, b = setup["players"][0], other.seats.get(number=1).player
+    urls = [pages["tables page"], pages["table page"], pages["player page"], f"{pages['tables page']}?player={b.pk}",
+            f"{pages['tables page']}?q={b.last_name}"]
     _all_change(client, urls, lambda: table_services.swap_players(
         setup["table"].game, a.pk, b.pk, actor=setup["org"]))
     assert setup["table"].seats.filter(player=b).exists()

@@ -33,7 +33,8 @@ def _tournament(players: int) -> dict[str, Any]:
 def _urls(d: dict[str, Any]) -> list[str]:
     t, table, p = d["t"], d["tables"][-1], d["players"][-1]
     return [f"/t/{t.slug}/standings/", f"/t/{t.slug}/standings/?page=2", f"/t/{t.slug}/standings/?q=Nome",
-            f"/t/{t.slug}/games/1/tables/", f"/t/{t.slug}/games/1/tables/{table.number}/",
+            f"/t/{t.slug}/games/1/tables/", f"/t/{t.slug}/games/1/tables/?player={p.pk}",
+            f"/t/{t.slug}/games/1/tables/?q={p.last_name}", f"/t/{t.slug}/games/1/tables/{table.number}/",
             f"/t/{t.slug}/results/table/{table.pk}/", f"/t/{t.slug}/standings/player/{p.pk}/",
             f"/api/scoring/tournaments/{t.slug}/standings/",
             f"/api/tournaments/{t.slug}/games/1/tables/{table.number}/clock/"]
@@ -130,3 +131,31 @@ def test_the_workers_incremental_standings_equal_a_full_computation() -> None:
     p.save()
     Registration.objects.filter(player=more[0]).update(status=Registration.Status.WITHDRAWN)
     same()
+
+
+def test_the_tables_page_pages_and_finds_a_players_table(client: Any, django_assert_max_num_queries: Any) -> None:
+    t = f.ScoringTournamentFactory()
+    ps = f.players(t, 4 * 53)
+    for k in range(53):
+        f.make_table(t, 1, ps[4 * k:4 * k + 4])
+    url = f"/t/{t.slug}/games/1/tables/"
+    first = client.get(url).content.decode()
+    assert first.count('class="table-card"') == 50 and "?page=2" in first
+    last = client.get(url, {"page": 9}).content.decode()  # past the end: the last page
+    assert last.count('class="table-card"') == 3 and 'id="table-53"' in last
+    # from the player's link: the page holding their table, their seat said
+    me = ps[4 * 51 + 2]
+    mine = client.get(url, {"player": me.pk}).content.decode()
+    assert 'id="table-52"' in mine and 'id="table-1"' not in mine
+    assert re.search(r'class="mine" aria-current="true">[^<]*\b52\b[^<]*\b3\b', mine)  # table 52, seat 3
+    # by name: only the tables of the players found
+    found = client.get(url, {"q": me.last_name}).content.decode()
+    assert found.count('class="table-card"') == 1 and 'id="table-52"' in found
+    # a page costs the same queries wherever it is and whoever asks
+    cache.clear()
+    with CaptureQueriesContext(connection) as one:
+        client.get(url, {"player": ps[0].pk})
+    for who in (ps[-1], ps[100]):
+        cache.clear()
+        with django_assert_max_num_queries(len(one.captured_queries)):
+            client.get(url, {"player": who.pk})

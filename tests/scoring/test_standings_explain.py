@@ -1,5 +1,5 @@
-"""The tie-break explanation (scoring.standings._explain) compares each row with its neighbours
-in sorted order only; it must name the same metric as comparing it with every level row."""
+"""The tie-break explanation (scoring.standings.tiebreaks) compares each row with its neighbours
+in the order only; it must name the same metric as comparing it with every level row."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from scoring import standings as sd
 def _every_pair(rows: list[sd.Row], chain: list[str], values: dict[int, list[sd.Value]]) -> dict[int, str | None]:
     out = {}
     for row in rows:
-        found = [chain.index(d) for other in rows if other.player != row.player
-                 if (d := sd._decider(values[row.player], values[other.player], chain)) is not None]
+        found = [d for other in rows if other.player != row.player
+                 if (d := sd.relation(values[row.player], values[other.player])) not in (None, sd.SAME)]
         out[row.player] = chain[max(found)] if found else None
     return out
 
