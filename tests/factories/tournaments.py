@@ -14,6 +14,7 @@ from tournaments.models import (
     Club,
     Player,
     Registration,
+    Season,
     Tournament,
     TournamentRole,
 )
@@ -47,6 +48,17 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     club = factory.SubFactory(ClubFactory)
     email = factory.LazyAttribute(lambda p: f"{p.first_name}.{p.last_name}@example.org".lower())
     birth_date = dt.date(1990, 5, 17)
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Season
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Campionato {n}")
+    year = 2026
+    rule = Season.Rule.SUM
+    preset = "campionato"
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):
