@@ -35,7 +35,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class SeasonInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
     year = serializers.IntegerField(required=False)
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)

@@ -36,12 +36,18 @@ def evening_of(season: Season, date: dt.date, players: list[Any]) -> Tournament:
 
 
 @pytest.fixture
-def club_season(db: Any) -> dict[str, Any]:
+def club_admin(db: Any) -> dict[str, Any]:
+    """A club, its admin and its season with no evening yet."""
     club = ClubFactory(name="Circolo Lario")
     admin = UserFactory(username="presidente")
     ClubRole.objects.create(club=club, user=admin)
-    season = SeasonFactory(club=club, name="Campionato 2026")
-    anna, bruno, carla, dario = (PlayerFactory(first_name=n, last_name="Lario", club=club)
+    return {"club": club, "admin": admin, "season": SeasonFactory(club=club, name="Campionato 2026")}
+
+
+@pytest.fixture
+def club_season(club_admin: dict[str, Any]) -> dict[str, Any]:
+    season, admin = club_admin["season"], club_admin["admin"]
+    anna, bruno, carla, dario = (PlayerFactory(first_name=n, last_name="Lario", club=club_admin["club"])
                                  for n in ("Anna", "Bruno", "Carla", "Dario"))
     players = [anna, bruno, carla, dario]
     today = timezone.localdate()
@@ -49,5 +55,5 @@ def club_season(db: Any) -> dict[str, Any]:
     play(one, players, FIRST, admin=admin)  # Anna 80, Bruno 45, Carla 25, Dario 10
     two = evening_of(season, today - dt.timedelta(days=10), players)
     play(two, [dario, carla, bruno, anna], SECOND, admin=admin)  # Dario 70, Carla 50, Bruno 20, Anna 10
-    return {"club": club, "admin": admin, "season": season, "players": players, "evenings": [one, two],
+    return {**club_admin, "players": players, "evenings": [one, two],
             "anna": anna, "bruno": bruno, "carla": carla, "dario": dario}
