@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.exact import decimal
 from tournaments.models import Season, Tournament
@@ -69,8 +70,10 @@ def rule_text(season: Season) -> str:
     n = season.best_n or 0
     return {
         ss.SUM: _("Every evening counts."),
-        ss.BEST_EVENINGS: _("The best %(n)s evenings of each player count.") % {"n": n},
-        ss.BEST_GAMES: _("The best %(n)s games of each player count (K-BESTN).") % {"n": n},
+        ss.BEST_EVENINGS: ngettext("Each player's best evening counts.",
+                                   "The best %(n)s evenings of each player count.", n) % {"n": n},
+        ss.BEST_GAMES: ngettext("Each player's best game counts (K-BESTN).",
+                                "The best %(n)s games of each player count (K-BESTN).", n) % {"n": n},
         ss.ROUNDS_2024: _("Each player's best evenings count until %(rounds)s rounds are reached (the "
                           "national rule for periodic championships since 2024, K-RANKING): the last "
                           "evening counted may take the total past it.") % {"rounds": ss.ROUNDS_CAP},

@@ -75,7 +75,7 @@ def season_standings(request: HttpRequest, club: int, pk: int) -> HttpResponse:
 @_managers_only
 def season_create(request: HttpRequest, club: Club) -> HttpResponse:
     form = SeasonForm(request.POST or None, initial={"rule": Season.Rule.SUM, "preset": "campionato",
-                                                     "year": timezone.localdate().year})
+                                                     "year": timezone.localdate().year, "evening_games": 2})
     if request.method == "POST" and form.is_valid():
         try:
             season = seasons.create_season(actor=request.user, club=club, **form.cleaned_data)

@@ -50,7 +50,7 @@ def test_a_season_on_a_phone(browser: Any) -> None:
     season_url = reverse("scoring:season", kwargs={"club": club.pk, "pk": season.pk})
     phone.goto(season_url)
     assert "Classifica della stagione" in phone.content()
-    assert "Contano le migliori 1 serate" in phone.locator("#season-standings").inner_text()
+    assert "Conta la serata migliore di ogni giocatore" in phone.locator("#season-standings").inner_text()
     assert phone.locator("#new-evening").count() == 0  # not for the public
     b.check(phone, "season-public-phone")
 
