@@ -52,6 +52,9 @@ class SeasonInputSerializer(serializers.Serializer):
 class EveningInputSerializer(serializers.Serializer):
     date = serializers.DateField(required=False, allow_null=True,
                                  help_text="default: today, or the next weekly date after the last evening")
+    number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10000,
+                                      help_text="the evening's number expected (1 for the first): a repeated "
+                                                "request is refused (409, rule DUPLICATE) instead of making another")
 
 
 class EveningSerializer(serializers.Serializer):
@@ -131,7 +134,8 @@ class SeasonEveningsAPI(APIView):
                    summary="The season's next evening, the last evening's players registered (club admin)")
     def post(self, request: Request, pk: int) -> Response:
         data = _validated(EveningInputSerializer, request.data)
-        evening = seasons.new_evening(_season(pk), actor=request.user, date=data.get("date"))
+        evening = seasons.new_evening(_season(pk), actor=request.user, date=data.get("date"),
+                                      number=data.get("number"))
         registered = evening.registrations.filter(status=Registration.Status.REGISTERED).count()
         return Response(EveningSerializer(_evening(evening, registered)).data, status=status.HTTP_201_CREATED)
 

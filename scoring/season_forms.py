@@ -50,3 +50,4 @@ class SeasonForm(forms.Form):
 
 class EveningForm(forms.Form):
     date = DateField(label=_("Date"))
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False)  # the evening confirmed

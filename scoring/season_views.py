@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from config.errors import DomainError, PermissionDeniedError
+from config.errors import ConflictError, DomainError, PermissionDeniedError
 from tournaments import seasons as club_seasons
 from tournaments import selectors as tournament_selectors
 from tournaments.forms import add_domain_error
@@ -113,10 +113,14 @@ def evening_new(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
     Second click (confirm): the evening, its players registered."""
     season = _season(club.pk, pk)
     plan = seasons.evening_plan(season)
-    form = EveningForm(request.POST or None, initial={"date": plan.date})
+    form = EveningForm(request.POST or None, initial={"date": plan.date, "number": plan.number})
     if request.method == "POST" and form.is_valid():
         try:
-            evening = seasons.new_evening(season, actor=request.user, date=form.cleaned_data["date"])
+            evening = seasons.new_evening(season, actor=request.user, date=form.cleaned_data["date"],
+                                          number=form.cleaned_data["number"])
+        except ConflictError as exc:  # the same confirmation tapped twice: the evening exists
+            messages.info(request, exc.message)
+            return redirect("scoring:season", club=club.pk, pk=season.pk)
         except DomainError as exc:
             add_domain_error(form, exc)
         else:

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from config.errors import ConflictError, DomainError
 from tournaments import audit
 from tournaments import seasons as club_seasons
 from tournaments import services as tournament_services
@@ -178,14 +178,18 @@ def evening_plan(season: Season, today: dt.date | None = None) -> EveningPlan:
 
 
 @transaction.atomic
-def new_evening(season: Season, *, actor: Any, date: Any = None) -> Tournament:
+def new_evening(season: Season, *, actor: Any, date: Any = None, number: Any = None) -> Tournament:
     """The season's next evening: a tournament of the season's club named "<season> – serata N",
     on ``date`` (default: today, or the next weekly date after the last evening), with the
     season's format applied and the players of the last evening registered (their check-ins are
-    not carried over)."""
+    not carried over). ``number``: the evening the confirmation showed; a second tap of the same
+    confirmation (or someone else's meanwhile) is refused instead of making another evening."""
     club_seasons.require_manager(actor, season.club)
     season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)  # one number each
     plan = evening_plan(season)
+    if number not in (None, "") and _whole(number, "number", 1, 10000, "FORMAT") != plan.number:
+        raise ConflictError(_("Evening %(n)s of this season already exists: the next one would be evening "
+                              "%(next)s.") % {"n": number, "next": plan.number}, field="number", rule="DUPLICATE")
     when = _date(date, "date") or plan.date
     evening = tournament_services.create_tournament(actor=actor, name=plan.name, date=when, club=season.club)
     Tournament.objects.filter(pk=evening.pk).update(season=season)

@@ -204,3 +204,26 @@ def test_the_schema_documents_the_season_api(db: Any) -> None:
     schema = client_for().get("/api/schema/?format=json").json()
     assert {"/api/clubs/{club}/seasons/", "/api/seasons/{id}/", "/api/seasons/{id}/standings/",
             "/api/seasons/{id}/evenings/"} <= set(schema["paths"])
+
+
+def test_tapping_the_confirmation_twice_makes_one_evening(club_season: dict[str, Any]) -> None:
+    admin = client_for(club_season["admin"])
+    url = season_url(club_season, "scoring:season-evening")
+    first = admin.post(url, {"date": "26/11/2026", "number": "3"})
+    second = admin.post(url, {"date": "26/11/2026", "number": "3"})
+    assert first.status_code == 302 and second.status_code == 302 and second["Location"] == season_url(club_season)
+    assert club_season["season"].evenings.count() == 3
+    api = admin.post(reverse("api-season-evenings", kwargs={"pk": club_season["season"].pk}), {"number": 3},
+                     content_type="application/json")
+    assert api.status_code == 409 and api.json()["rule"] == "DUPLICATE"
+    assert club_season["season"].evenings.count() == 3
+
+
+def test_an_evening_links_its_season_and_its_backup_carries_it(club_season: dict[str, Any]) -> None:
+    from tournaments.backup import export_tournament
+
+    evening = club_season["evenings"][0]
+    html = client_for().get(reverse("tournaments:detail", args=[evening.slug])).content.decode()
+    assert season_url(club_season) in html
+    rows = export_tournament(evening)["objects"]
+    assert [r["fields"]["name"] for r in rows if r["model"] == "tournaments.season"] == ["Campionato 2026"]
