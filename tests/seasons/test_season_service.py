@@ -89,3 +89,23 @@ def test_the_first_evening_is_today_with_nobody_registered(club_season: dict[str
     evening = seasons.new_evening(season, actor=club_season["admin"])
     assert (evening.date, evening.games_count, evening.registrations.count()) == (timezone.localdate(), 2, 0)
     assert evening.name == "Autunno – serata 1"
+
+
+def test_the_standings_read_a_fixed_number_of_queries_whatever_the_evenings(club_season: dict[str, Any]) -> None:
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        cache.clear()  # every evening's standings computed afresh, not read from the cache
+        with CaptureQueriesContext(connection) as ctx:
+            season_selectors.standings(club_season["season"])
+        return len(ctx.captured_queries)
+
+    two = queries()
+    for days in (3, 1):
+        evening = evening_of(club_season["season"], timezone.localdate() - dt.timedelta(days=days),
+                             club_season["players"])
+        play(evening, club_season["players"], FIRST, admin=club_season["admin"])
+    assert len(season_selectors.standings(club_season["season"])["evenings"]) == 4
+    assert queries() == two
