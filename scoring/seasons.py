@@ -15,8 +15,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError
@@ -172,7 +173,8 @@ def evening_plan(season: Season, today: dt.date | None = None) -> EveningPlan:
     last = club_seasons.last_evening(season)
     preset = presets.get(season.preset)
     games = season.evening_games or (preset.games_count if preset is not None else 1)
-    name = _("%(season)s – evening %(n)s") % {"season": season.name, "n": number}
+    with translation.override(settings.LANGUAGE_CODE):  # stored data: the instance's language, not the admin's
+        name = _("%(season)s – evening %(n)s") % {"season": season.name, "n": number}
     return EveningPlan(number, name[:150], club_seasons.next_date(season, today), preset, games, last,
                        club_seasons.registered_players(last))
 

@@ -109,3 +109,11 @@ def test_the_standings_read_a_fixed_number_of_queries_whatever_the_evenings(club
         play(evening, club_season["players"], FIRST, admin=club_season["admin"])
     assert len(season_selectors.standings(club_season["season"])["evenings"]) == 4
     assert queries() == two
+
+
+def test_an_evening_is_named_in_the_instances_language_whatever_the_admins(club_season: dict[str, Any]) -> None:
+    from django.utils import translation
+
+    with translation.override("en"):
+        evening = seasons.new_evening(club_season["season"], actor=club_season["admin"])
+    assert evening.name == "Campionato 2026 – serata 3"
