@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import api, national_api
+from . import api, national_api, season_api
 from .workbook import views as workbook_views
 
 urlpatterns = [
@@ -16,6 +16,10 @@ urlpatterns = [
     path("scoring/workbooks/import/", workbook_views.WorkbookImportAPI.as_view(), name="api-workbook-import"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="api-result-confirm"),
+    path("clubs/<id:club>/seasons/", season_api.ClubSeasonsAPI.as_view(), name="api-club-seasons"),
+    path("seasons/<id:pk>/", season_api.SeasonAPI.as_view(), name="api-season"),
+    path("seasons/<id:pk>/standings/", season_api.SeasonStandingsAPI.as_view(), name="api-season-standings"),
+    path("seasons/<id:pk>/evenings/", season_api.SeasonEveningsAPI.as_view(), name="api-season-evenings"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="api-national-ranking"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="api-national-ranking-year"),
 ]

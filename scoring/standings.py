@@ -96,7 +96,7 @@ def _num(x: object) -> Number:
     return number(x)
 
 
-def _best(games: list[GameResult], n: int) -> set[int]:
+def best_games(games: list[GameResult], n: int) -> set[int]:
     """The game numbers that count: the n best by points, then extra, armies, earlier game."""
     ranked = sorted(games, key=lambda g: (-g.points, -g.extra, -g.armies, g.game))
     return {g.game for g in ranked[:n]}
@@ -209,13 +209,16 @@ Entry = tuple[Row, list[Value]]
 
 
 def player_entry(player: int, results: Iterable[GameResult], *, method: str, best_n: int,
-                 chain: Sequence[str], finals: frozenset[int]) -> Entry:
-    """One player's row (cells, totals) and metric values, from their games alone."""
+                 chain: Sequence[str], finals: frozenset[int], counts: Collection[int] | None = None) -> Entry:
+    """One player's row (cells, totals) and metric values, from their games alone. ``counts``:
+    the games that count when the caller decided it (a club season's rule), else the method's."""
     games = sorted(results, key=lambda g: g.game)
-    if method in ("knockout", "italiana"):
+    if counts is not None:
+        counted = set(counts)
+    elif method in ("knockout", "italiana"):
         counted = {g.game for g in games}
     else:
-        counted = _best(games, max(1, best_n))
+        counted = best_games(games, max(1, best_n))
     row = Row(player=player, played=len(games))
     row.wins = sum(1 for g in games if g.place == 1)
     row.finalist = any(g.game in finals for g in games)

@@ -13,6 +13,7 @@ from .models import (
     PublishedTournament,
     PublishState,
     Registration,
+    Season,
     Tournament,
     TournamentRole,
 )
@@ -145,3 +146,12 @@ class PublishStateAdmin(admin.ModelAdmin):
 
     list_display = ("tournament", "sequence", "last_published_at", "last_target")
     readonly_fields = ("tournament", "source_id", "sequence", "last_digest", "last_published_at", "last_target")
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """A club's season; its pages (the club's page → Seasons) check and audit every change."""
+
+    list_display = ("name", "club", "year", "rule", "best_n", "preset")
+    list_filter = ("club", "year", "rule")
+    list_select_related = ("club",)

@@ -67,6 +67,10 @@ SENTENCES: Mapping[str, Any] = {
     "link.create": gettext_lazy("%(who)s created a private link"),
     "link.revoke": gettext_lazy("%(who)s revoked a private link"),
     "club.create": gettext_lazy("%(who)s added a club"),
+    "registration.carry_over": gettext_lazy("%(who)s registered %(player)s as at the season's last evening"),
+    "season.create": gettext_lazy("%(who)s created a season"),
+    "season.update": gettext_lazy("%(who)s changed a season"),
+    "season.evening": gettext_lazy("%(who)s created an evening of the season"),
 }
 
 GENERIC = gettext_lazy("%(who)s made a change (%(what)s)")

@@ -42,7 +42,9 @@ NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scori
                  # a club's admins belong to the club, not to one of its tournaments
                  "tournaments.ClubRole",
                  # Publishing: tokens and received copies belong to the instance, not to an event.
-                 "tournaments.ClubToken", "tournaments.PublishedTournament")
+                 "tournaments.ClubToken", "tournaments.PublishedTournament",
+                 # a club's season spans its evenings: an evening's backup carries its season's row
+                 "tournaments.Season")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 
@@ -118,10 +120,11 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     player_ids = {getattr(o, f.attname) for o in owned for f in o._meta.concrete_fields
                   if f.is_relation and f.related_model is Player} - {None}
     players = list(Player.objects.filter(pk__in=player_ids).order_by("pk"))
-    club_ids = {p.club_id for p in players} | {tournament.club_id}  # the organising club too
+    seasons = [tournament.season] if tournament.season is not None else []
+    club_ids = {p.club_id for p in players} | {tournament.club_id} | {s.club_id for s in seasons}
     clubs = list(Club.objects.filter(pk__in=club_ids - {None}).order_by("pk"))
-    users = get_user_model().objects.filter(pk__in=_users_referenced(owned)).order_by("username")
-    rows = serializers.serialize("python", [*clubs, *players, *owned],
+    users = get_user_model().objects.filter(pk__in=_users_referenced([*owned, *seasons])).order_by("username")
+    rows = serializers.serialize("python", [*clubs, *seasons, *players, *owned],
                                  use_natural_foreign_keys=True)
     return {
         "format": FORMAT,

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.errors import DomainError
 from config.refusals import add_to_form, refuse
 
-from . import clubs, selectors
+from . import clubs, seasons, selectors
 from .forms import ClubAdminForm, ClubSetupForm
 from .models import Club, ClubRole
 
@@ -54,6 +54,8 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "past": events.filter(date__lt=today).order_by("-date", "name"),
         "federation": federation,
         "is_admin": clubs.is_club_admin(request.user, club),
+        "seasons": club.seasons.order_by("-year", "-pk"),
+        "season_manager": seasons.may_manage(request.user, club),
         "admins": club.roles.select_related("user") if federation else [],
         "form": ClubAdminForm(),
     })

@@ -106,6 +106,55 @@ class Player(models.Model):
         return display_name(self.first_name, self.last_name, self.nickname)
 
 
+class Season(models.Model):
+    """A club's periodic championship (*Campionato periodico*): its evenings are tournaments
+    (``Tournament.season``), each with its rounds, and the season's standings combine them by
+    ``rule``.
+
+    It lives here, next to ``Club`` and ``Tournament``, because a tournament points to its season
+    and ``tournaments`` may not import ``scoring`` (engine <- tournaments <- tables <- scoring).
+    What reads results lives in ``scoring``: the rule's arithmetic (``scoring.season_standings``,
+    pure, over each evening's counted results, with the same tie-break metrics as an event), its
+    read (``scoring.season_selectors``) and the writes that check the tie-break keys and the
+    format preset against scoring's registries (``scoring.seasons``)."""
+
+    class Rule(models.TextChoices):
+        # the codes of scoring.season_standings.RULES
+        SUM = "sum", _("Sum of every evening")
+        BEST_EVENINGS = "best_evenings", _("Best N evenings")
+        BEST_GAMES = "best_games", _("Best N games")
+        ROUNDS_2024 = "rounds_2024", _("Best evenings until 45 rounds (national rule 2024)")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=120)
+    year = models.PositiveSmallIntegerField(_("year"))
+    starts_on = models.DateField(_("first evening"), null=True, blank=True)
+    ends_on = models.DateField(_("last evening"), null=True, blank=True)
+    rule = models.CharField(_("combination rule"), max_length=20, choices=Rule.choices, default=Rule.SUM)
+    best_n = models.PositiveSmallIntegerField(_("N"), null=True, blank=True,
+                                              help_text=_("Evenings or games that count (best N rules only)."))
+    # tie-break metric keys of scoring.standings.METRICS, in order (empty: the preset's chain)
+    tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    preset = models.CharField(_("format of the evenings"), max_length=40, default="campionato")
+    evening_games = models.PositiveSmallIntegerField(_("games per evening"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-year", "name"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_per_club"),
+            models.CheckConstraint(condition=models.Q(best_n__isnull=True) | models.Q(best_n__gte=1),
+                                   name="season_best_n_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ONE_DAY_RTU = "rtu", _("One-day RTU (best two of three)")
@@ -177,6 +226,11 @@ class Tournament(models.Model):
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments",
         verbose_name=_("organising club"),
+    )
+    # An evening of a club's season (Campionato periodico); empty for a stand-alone event.
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="evenings",
+        verbose_name=_("season"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

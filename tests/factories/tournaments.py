@@ -18,6 +18,7 @@ from tournaments.models import (
     Invitation,
     Player,
     Registration,
+    Season,
     Tournament,
     TournamentRole,
 )
@@ -62,6 +63,17 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     class Params:
         # only a name (and what is passed): no club, e-mail or date of birth
         bare = factory.Trait(club=None, email="", birth_date=None)
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Season
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Campionato {n}")
+    year = 2026
+    rule = Season.Rule.SUM
+    preset = "campionato"
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):

@@ -17,7 +17,7 @@ from scoring.models import Confirmation, ResultSubmission
 from tests.factories.tournaments import TournamentRoleFactory, make_user
 from tests.tables.conftest import player_link
 from tournaments import demo, services
-from tournaments.models import AccessLink, Club, Player, Tournament
+from tournaments.models import AccessLink, Club, Player, Season, Tournament
 
 # --- login rate limit ------------------------------------------------------------------------
 
@@ -261,6 +261,8 @@ def test_a_backup_with_unknown_rules_is_refused(demo_tournament: Tournament) -> 
         if item["model"] == "tournaments.tournament":
             item["fields"]["scoring_system"] = "S-NOPE"
     demo_tournament.delete()  # restored into a database without it
+    Tournament.objects.all().delete()  # the demo club's season evenings too
+    Season.objects.all().delete()
     Player.objects.all().delete()
     Club.objects.all().delete()
     with pytest.raises(DomainError) as err:

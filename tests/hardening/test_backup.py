@@ -16,7 +16,7 @@ from django.test import Client
 
 from tests.factories.tournaments import ClubFactory
 from tournaments import backup
-from tournaments.models import AuditEntry, Club, Player, Tournament
+from tournaments.models import AuditEntry, Club, Player, Season, Tournament
 
 
 def _wipe() -> None:
@@ -24,6 +24,7 @@ def _wipe() -> None:
     for model, _path in reversed(backup.tournament_models()):
         model.objects.all().delete()
     Player.objects.all().delete()
+    Season.objects.all().delete()  # a club's season (an evening's backup carries its row)
     Club.objects.all().delete()
     AuditEntry.objects.all().delete()
     get_user_model().objects.all().delete()

@@ -145,6 +145,12 @@ EXPECTED: dict[str, Any] = {
     # clubs: public pages; only a federation admin sets up clubs and appoints or removes admins
     "clubs:list": READ, "clubs:detail": READ, "clubs:create": {"post": FEDERATION},
     "clubs:admin_add": {"post": FEDERATION}, "clubs:admin_remove": {"post": FEDERATION},
+    # a club's seasons: public standings; the club's admins and federation admins run them
+    "scoring:season": READ, "scoring:season-standings": READ, "api-season-standings": READ,
+    **{name: {"post": {"club_admin"} | FEDERATION}
+       for name in ("scoring:season-create", "scoring:season-edit", "scoring:season-evening", "api-club-seasons",
+                    "api-season-evenings")},
+    "api-season": {"patch": {"club_admin"} | FEDERATION},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

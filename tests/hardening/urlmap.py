@@ -166,7 +166,20 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:list": lambda w: {}, "clubs:create": lambda w: {},
     "clubs:detail": lambda w: {"pk": w.club}, "clubs:admin_add": lambda w: {"pk": w.club},
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
+    "scoring:season-create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
+    **{f"scoring:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
+       for n in ("season", "season-standings", "season-edit", "season-evening")},
+    **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings")},
 }
+
+
+def _season(w: World) -> int:
+    """A season of the demo tournament's club, the demo tournament its evening."""
+    from tournaments.models import Season, Tournament
+
+    season = Season.objects.get_or_create(club_id=w.club, name="Campionato demo", defaults={"year": 2026})[0]
+    Tournament.objects.filter(slug=w.slug).update(season=season)
+    return season.pk
 
 
 def _club_role(w: World) -> int:
