@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import api, national_api
+from . import api, history_api, national_api
 from .workbook import views as workbook_views
 
 urlpatterns = [
@@ -16,6 +16,8 @@ urlpatterns = [
     path("scoring/workbooks/import/", workbook_views.WorkbookImportAPI.as_view(), name="scoring-api-workbook-import"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="scoring-api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="scoring-api-confirm"),
+    path("players/<id:pk>/history/", history_api.PlayerHistoryAPI.as_view(), name="scoring-api-player-history"),
+    path("players/<id:pk>/versus/<id:other>/", history_api.HeadToHeadAPI.as_view(), name="scoring-api-head-to-head"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="ranking-api-years"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="ranking-api-year"),
 ]

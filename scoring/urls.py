@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import national_views, views
+from . import history_views, national_views, views
 from .workbook import views as workbook_views
 
 app_name = "scoring"
@@ -23,4 +23,8 @@ urlpatterns = [
     path("ranking/<id:year>/", national_views.year_page, name="national-year"),
     path("ranking/<id:year>/player/<id:pk>/", national_views.player_page, name="national-player"),
     path("ranking/<id:year>/export.<str:fmt>", national_views.export, name="national-export"),
+    # one history per player, every event on this instance
+    path("players/<id:pk>/", history_views.player_history, name="player-history"),
+    path("players/<id:pk>/opponents/", history_views.opponents, name="player-opponents"),
+    path("players/<id:pk>/versus/<id:other>/", history_views.head_to_head, name="head-to-head"),
 ]

@@ -106,6 +106,9 @@ EXPECTED: dict[str, Any] = {
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
     "scoring:national-export": READ, "ranking-api-years": READ, "ranking-api-year": READ,
+    # a player's history across events and head-to-head: public and read-only
+    "scoring:player-history": READ, "scoring:player-opponents": READ, "scoring:head-to-head": READ,
+    "scoring-api-player-history": READ, "scoring-api-head-to-head": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     "tournaments:link": READ, "tournaments:detail": READ,
     # Closed in the running demo: others are sent back to the tournament page with a message.

@@ -128,6 +128,10 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:national-player": lambda w: {"year": 2026, "pk": w.player},
     "scoring:national-export": lambda w: {"year": 2026, "fmt": "csv"},
     "ranking-api-years": lambda w: {}, "ranking-api-year": lambda w: {"year": 2026},
+    "scoring:player-history": lambda w: {"pk": w.player}, "scoring:player-opponents": lambda w: {"pk": w.player},
+    "scoring:head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
+    "scoring-api-player-history": lambda w: {"pk": w.player},
+    "scoring-api-head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
     "tournaments:list": lambda w: {}, "tournaments:create": lambda w: {},
     "tournaments:link": lambda w: {"token": w.token},
     **{f"tournaments:{n}": (lambda w: {"slug": w.slug}) for n in (
@@ -175,6 +179,16 @@ def _club_role(w: World) -> int:
 
     user, _ = get_user_model().objects.get_or_create(username="admin-da-rimuovere")
     return ClubRole.objects.get_or_create(club_id=w.club, user=user)[0].pk
+
+
+def _opponent(w: World) -> int:
+    """A player who sat at a table with the world's player (else any other player)."""
+    from tables.models import Seat
+    from tournaments.models import Player
+
+    met = (Seat.objects.filter(table__seats__player_id=w.player).exclude(player_id=w.player)
+           .exclude(player=None).values_list("player_id", flat=True).first())
+    return met or Player.objects.exclude(pk=w.player).values_list("pk", flat=True).first() or w.player
 
 
 def _invitation(w: World) -> int:
