@@ -140,6 +140,10 @@ EXPECTED: dict[str, Any] = {
     # clubs: public pages; only a federation admin sets up clubs and appoints or removes admins
     "clubs:list": READ, "clubs:detail": READ, "clubs:create": {"post": FEDERATION},
     "clubs:admin_add": {"post": FEDERATION}, "clubs:admin_remove": {"post": FEDERATION},
+    # federation admins appoint and revoke federation admins; club admins (their clubs' players)
+    # and federation admins (every player) decide on probable duplicates
+    "clubs:federation": {"post": FEDERATION}, "clubs:federation_revoke": {"post": FEDERATION},
+    "clubs:duplicates": READ, "clubs:duplicates_decide": {"post": FEDERATION | {"club_admin"}},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

@@ -168,6 +168,8 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:list": lambda w: {}, "clubs:create": lambda w: {},
     "clubs:detail": lambda w: {"pk": w.club}, "clubs:admin_add": lambda w: {"pk": w.club},
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
+    "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
+    "clubs:duplicates": lambda w: {}, "clubs:duplicates_decide": lambda w: {},
 }
 
 
@@ -191,6 +193,16 @@ def _opponent(w: World) -> int:
     return met or Player.objects.exclude(pk=w.player).values_list("pk", flat=True).first() or w.player
 
 
+def _federation_member(w: World) -> int:
+    """A federation admin made to be revoked (not one of the visitors)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    user, _ = get_user_model().objects.get_or_create(username="federazione-da-revocare")
+    user.groups.add(Group.objects.get_or_create(name="federation")[0])
+    return int(user.pk)
+
+
 def _invitation(w: World) -> int:
     """An open invitation of the demo tournament (made here: the demo has none)."""
     from tournaments.models import Invitation, Tournament
@@ -206,6 +218,9 @@ BODY: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-invitations": lambda w: {"role": "referee"},
     "clubs:create": lambda w: {"name": "Circolo Nuovo", "admin": "nuovo-admin"},
     "clubs:admin_add": lambda w: {"admin": "nuovo-admin"},
+    "clubs:federation": lambda w: {"admin": "nuova-federazione"},
+    # two players of the demo (its club's events): a decision the club admin may take
+    "clubs:duplicates_decide": lambda w: {"first": w.player, "second": _opponent(w), "decision": "distinct"},
 }
 
 
