@@ -41,7 +41,9 @@ NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scori
                  # a club's admins belong to the club, not to one of its tournaments
                  "tournaments.ClubRole",
                  # Publishing: tokens and received copies belong to the instance, not to an event.
-                 "tournaments.ClubToken", "tournaments.PublishedTournament")
+                 "tournaments.ClubToken", "tournaments.PublishedTournament",
+                 # an admin's decision that two players are two people spans tournaments
+                 "tournaments.DistinctPlayers")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 
