@@ -11,7 +11,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 
-from tests.factories.tournaments import ClubFactory, TournamentFactory, TournamentRoleFactory, UserFactory
+from tests.factories.tournaments import (
+    ClubFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+    UserFactory,
+)
 from tournaments import clubs
 from tournaments.models import AuditEntry, ClubRole
 
