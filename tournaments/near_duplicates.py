@@ -19,6 +19,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.errors import DomainError, PermissionDeniedError
 
@@ -77,7 +78,8 @@ class Pair:
             return _("the same national id")
         if self.why.same:
             return _("the same name, surname and date of birth")
-        return _("a name and date of birth %(n)s edits apart") % {"n": self.why.distance}
+        return ngettext("a name and date of birth %(n)s edit apart", "a name and date of birth %(n)s edits apart",
+                        self.why.distance) % {"n": self.why.distance}
 
 
 def pairs(actor: Any) -> list[Pair]:
