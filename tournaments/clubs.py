@@ -84,6 +84,22 @@ def _clean(value: str) -> str:
     return " ".join((value or "").split())
 
 
+def _username(value: str, missing: str) -> str:
+    """A valid username typed in the field ``admin`` (``missing``: the message when empty)."""
+    users = get_user_model()
+    username = (value or "").strip()
+    if not username:
+        raise DomainError(missing, field="admin", rule="REQUIRED")
+    try:
+        users.username_validator(username)
+        if len(username) > users._meta.get_field("username").max_length:  # type: ignore[operator]
+            raise ValueError
+    except Exception:  # noqa: BLE001 - Django's validator raises ValidationError
+        raise DomainError(_("Not a valid username: letters, digits and @ . + - _ only."),
+                          field="admin", rule="FORMAT") from None
+    return username
+
+
 @dataclass
 class ClubSetup:
     club: Club
@@ -98,21 +114,13 @@ def set_up_club(*, actor: Any, name: str, admin_username: str, city: str = "",
     """The club named ``name`` (created when missing) with ``admin_username`` as its admin (the
     account created, without a usable password, when missing)."""
     require_federation_admin(actor)
-    name, username = _clean(name), (admin_username or "").strip()
+    name = _clean(name)
     if not name:
         raise DomainError(_("A club needs a name."), field="name", rule="REQUIRED")
     if len(name) > Club._meta.get_field("name").max_length:  # type: ignore[operator]
         raise DomainError(_("The club's name is too long."), field="name", rule="FORMAT")
-    if not username:
-        raise DomainError(_("Name the club's admin (a username)."), field="admin", rule="REQUIRED")
+    username = _username(admin_username, _("Name the club's admin (a username)."))
     users = get_user_model()
-    try:
-        users.username_validator(username)
-        if len(username) > users._meta.get_field("username").max_length:  # type: ignore[operator]
-            raise ValueError
-    except Exception:  # noqa: BLE001 - Django's validator raises ValidationError
-        raise DomainError(_("Not a valid username: letters, digits and @ . + - _ only."),
-                          field="admin", rule="FORMAT") from None
     club = Club.objects.filter(name__iexact=name).first()
     club_created = club is None
     if club is None:
@@ -173,21 +181,6 @@ def set_password_path(user: Any) -> str:
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": default_token_generator.make_token(user)})
 
 
-def _username(value: str, field: str) -> str:
-    users = get_user_model()
-    username = (value or "").strip()
-    if not username:
-        raise DomainError(_("Name the user (a username)."), field=field, rule="REQUIRED")
-    try:
-        users.username_validator(username)
-        if len(username) > users._meta.get_field("username").max_length:  # type: ignore[operator]
-            raise ValueError
-    except Exception:  # noqa: BLE001 - Django's validator raises ValidationError
-        raise DomainError(_("Not a valid username: letters, digits and @ . + - _ only."),
-                          field=field, rule="FORMAT") from None
-    return username
-
-
 @transaction.atomic
 def appoint_federation_admin(*, actor: Any, username: str) -> FederationAppointment:
     """``username`` joins the ``federation`` group (the account created, without a password, when
@@ -195,7 +188,7 @@ def appoint_federation_admin(*, actor: Any, username: str) -> FederationAppointm
     from django.contrib.auth.models import Group
 
     require_federation_admin(actor)
-    username = _username(username, "admin")
+    username = _username(username, _("Name the user (a username)."))
     users = get_user_model()
     user = users.objects.filter(username=username).first()
     created = user is None
