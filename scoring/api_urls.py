@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import api, national_api, season_api
+from . import api, history_api, national_api, season_api
 from .workbook import views as workbook_views
 
 urlpatterns = [
@@ -20,6 +20,8 @@ urlpatterns = [
     path("seasons/<id:pk>/", season_api.SeasonAPI.as_view(), name="api-season"),
     path("seasons/<id:pk>/standings/", season_api.SeasonStandingsAPI.as_view(), name="api-season-standings"),
     path("seasons/<id:pk>/evenings/", season_api.SeasonEveningsAPI.as_view(), name="api-season-evenings"),
+    path("players/<id:pk>/history/", history_api.PlayerHistoryAPI.as_view(), name="api-player-history"),
+    path("players/<id:pk>/versus/<id:other>/", history_api.HeadToHeadAPI.as_view(), name="api-head-to-head"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="api-national-ranking"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="api-national-ranking-year"),
 ]

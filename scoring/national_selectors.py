@@ -77,3 +77,10 @@ def row_dicts(ranking: NationalRanking, rows: list[NationalRankingRow]) -> list[
     return [{"position": r.position, "player": {"id": r.player_id, "name": r.name, "club": r.club},
              "points": float(r.points), "events": [event_dict(item) for item in card(r, events)]}
             for r in rows]
+
+
+def player_years(player_id: int) -> list[NationalRankingRow]:
+    """A player's line of every year's national ranking, newest first (``ranking.year``,
+    ``position``, ``points``): one query."""
+    return list(NationalRankingRow.objects.filter(player_id=player_id, ranking__events__gt=0)
+                .select_related("ranking").order_by("-ranking__year"))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import national_views, season_views, views
+from . import history_views, national_views, season_views, views
 from .workbook import views as workbook_views
 
 app_name = "scoring"
@@ -29,4 +29,8 @@ urlpatterns = [
     path("clubs/<id:club>/seasons/<id:pk>/standings/", season_views.season_standings, name="season-standings"),
     path("clubs/<id:club>/seasons/<id:pk>/edit/", season_views.season_edit, name="season-edit"),
     path("clubs/<id:club>/seasons/<id:pk>/evenings/new/", season_views.evening_new, name="season-evening"),
+    # one history per player, every event on this instance
+    path("players/<id:pk>/", history_views.player_history, name="player-history"),
+    path("players/<id:pk>/opponents/", history_views.opponents, name="player-opponents"),
+    path("players/<id:pk>/versus/<id:other>/", history_views.head_to_head, name="head-to-head"),
 ]

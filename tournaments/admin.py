@@ -8,6 +8,7 @@ from .models import (
     Club,
     ClubRole,
     ClubToken,
+    DistinctPlayers,
     Invitation,
     Player,
     PublishedTournament,
@@ -34,6 +35,16 @@ class ClubRoleAdmin(admin.ModelAdmin):
     search_fields = ["club__name", "user__username"]
     list_select_related = ["club", "user"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(DistinctPlayers)
+class DistinctPlayersAdmin(admin.ModelAdmin):
+    """Pairs decided to be two people (the near-duplicates page decides them, audited)."""
+
+    list_display = ["first", "second", "decided_by", "decided_at"]
+    list_select_related = ["first", "second", "decided_by"]
+    raw_id_fields = ["first", "second"]
+    readonly_fields = ["decided_by", "decided_at"]
 
 
 @admin.register(Player)

@@ -44,7 +44,10 @@ NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scori
                  # Publishing: tokens and received copies belong to the instance, not to an event.
                  "tournaments.ClubToken", "tournaments.PublishedTournament",
                  # a club's season spans its evenings: an evening's backup carries its season's row
-                 "tournaments.Season")
+                 "tournaments.Season",
+
+                 # an admin's decision that two players are two people spans tournaments
+                 "tournaments.DistinctPlayers")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 

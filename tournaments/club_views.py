@@ -22,10 +22,11 @@ from .models import Club, ClubRole
 
 
 def _password_hint(request: HttpRequest, setup: clubs.ClubSetup) -> None:
-    if setup.user_created:
+    if not setup.user.has_usable_password():
         messages.warning(request, _(
-            "The account %(user)s was created without a password: the server's operator sets it "
-            "with “python manage.py changepassword %(user)s”.") % {"user": setup.user.get_username()})
+            "%(user)s has no password yet: give them this link to choose one (it works once): %(url)s") % {
+            "user": setup.user.get_username(),
+            "url": request.build_absolute_uri(clubs.set_password_path(setup.user))})
 
 
 @require_GET

@@ -83,8 +83,8 @@ class ClubSetupForm(forms.Form):
     city = forms.CharField(label=_("City"), max_length=120, required=False)
     region = forms.CharField(label=_("Region"), max_length=60, required=False)
     admin = forms.CharField(label=_("Admin's username"), max_length=150,
-                            help_text=_("Created when missing, without a password: the server's operator "
-                                        "sets it (python manage.py changepassword USERNAME)."))
+                            help_text=_("Created when missing, without a password: you get a one-time link "
+                                        "for them to choose it."))
 
 
 class ClubAdminForm(forms.Form):

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_DISTANCE = 4
 
 
+@lru_cache(maxsize=65536)  # comparing a whole instance's players asks for each key many times
 def identity_key(first_name: str, last_name: str, birth_date: dt.date | None) -> str:
     text = f"{first_name} {last_name}".lower()
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
@@ -20,11 +23,25 @@ def identity_key(first_name: str, last_name: str, birth_date: dt.date | None) ->
     return f"{text} {birth_date.isoformat() if birth_date else ''}".strip()
 
 
+@lru_cache(maxsize=65536)
+def _letters(text: str) -> Counter[str]:
+    return Counter(text)
+
+
+def _bag_distance(a: str, b: str) -> int:
+    """A lower bound of the edit distance (each edit changes the letter counts by at most one
+    on each side), much cheaper to compute: most pairs are told apart here."""
+    ca, cb = _letters(a), _letters(b)
+    more = sum(n - cb.get(c, 0) for c, n in ca.items() if n > cb.get(c, 0))
+    fewer = sum(n - ca.get(c, 0) for c, n in cb.items() if n > ca.get(c, 0))
+    return max(more, fewer)
+
+
 def levenshtein(a: str, b: str, limit: int | None = None) -> int:
     """Edit distance (insertions, deletions, substitutions); stops early past ``limit``."""
     if len(a) < len(b):
         a, b = b, a
-    if limit is not None and len(a) - len(b) > limit:
+    if limit is not None and (len(a) - len(b) > limit or _bag_distance(a, b) > limit):
         return limit + 1
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, start=1):

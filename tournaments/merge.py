@@ -13,18 +13,20 @@ cannot be one person) are refused.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import ForeignKey
+from django.db.models import ForeignKey, Q
 from django.utils.translation import gettext as _
 
 from config.errors import DomainError, PermissionDeniedError
 
 from . import audit, hooks
-from .identity import Candidate, ProbableDuplicate, probable_duplicates
-from .models import CheckIn, Player, Registration, Tournament
+from .identity import Candidate, ProbableDuplicate, identity_key, probable_duplicates
+from .models import CheckIn, DistinctPlayers, Player, Registration, Tournament
 from .services import require_organizer
 
 FILLED = ("nickname", "email", "birth_date", "club", "national_id")
@@ -66,6 +68,41 @@ def flagged(tournament: Tournament, actor: Any = None) -> list[Flagged]:
     return out
 
 
+def duplicate_pairs(players: Iterable[Player]) -> list[tuple[Player, Player, ProbableDuplicate]]:
+    """Every pair among ``players`` that ``duplicates_of`` would flag (the same national id, or
+    ``identity.probable_duplicates``), each once, closest first. Each player is compared only with
+    those the detection could flag: the same date of birth, no date of birth on either side, or
+    the same name (two different dates of birth are never the same person otherwise)."""
+    people = {p.pk: p for p in players}
+    cands = {pk: Candidate(pk, p.first_name, p.last_name, p.birth_date) for pk, p in people.items()}
+    by_date: dict[Any, list[Candidate]] = defaultdict(list)
+    by_name: dict[str, list[Candidate]] = defaultdict(list)
+    by_nid: dict[str, list[int]] = defaultdict(list)
+    for pk, c in cands.items():
+        by_date[c.birth_date].append(c)
+        by_name[identity_key(c.first_name, c.last_name, None)].append(c)
+        if people[pk].national_id:
+            by_nid[people[pk].national_id].append(pk)
+    found: dict[tuple[int, int], ProbableDuplicate] = {}
+    for pks in by_nid.values():  # the same national id is the same person whatever the spelling
+        for a in pks:
+            for b in pks:
+                if a < b:
+                    found[(a, b)] = ProbableDuplicate(b, 0, True)
+    for pk, c in cands.items():
+        if c.birth_date is None:
+            known: Iterable[Candidate] = cands.values()
+        else:
+            near = {x.player_id: x for x in (*by_date[c.birth_date], *by_date[None],
+                                             *by_name[identity_key(c.first_name, c.last_name, None)])}
+            known = near.values()
+        for d in probable_duplicates(c.first_name, c.last_name, c.birth_date,
+                                     [x for x in known if x.player_id > pk]):
+            found.setdefault((pk, d.player_id), d)
+    pairs = sorted(found.items(), key=lambda kv: (kv[1].distance, kv[0]))
+    return [(people[a], people[b], d) for (a, b), d in pairs]
+
+
 def _identity(p: Player) -> dict[str, Any]:
     return {"id": p.pk, "name": p.full_name, "nickname": p.nickname,
             "club": p.club.name if p.club_id else "", "national_id": p.national_id}
@@ -74,6 +111,26 @@ def _identity(p: Player) -> dict[str, Any]:
 def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -> Player:
     """Merge player ``drop`` into player ``keep`` (see the module's docstring)."""
     require_organizer(actor, tournament)
+    from .privacy import manages_player
+
+    def allowed(kept: Player, gone: Player) -> None:
+        if not Registration.objects.filter(tournament=tournament, player_id__in=[keep, drop]).exists():
+            raise DomainError(_("Neither player is registered in this tournament."), field="drop",
+                              rule="IDENTITY")
+        for field, who in (("keep", kept), ("drop", gone)):
+            if not manages_player(actor, who):
+                raise PermissionDeniedError(
+                    _("Only staff, or an organizer of every tournament this player took part in, "
+                      "may merge their record."), field=field, rule="PRIVACY")
+
+    return merge_records(keep=keep, drop=drop, actor=actor, tournament=tournament, allowed=allowed)
+
+
+def merge_records(*, keep: int, drop: int, actor: Any, tournament: Tournament | None,
+                  allowed: Callable[[Player, Player], None]) -> Player:
+    """Merge player ``drop`` into player ``keep`` once ``allowed(kept, gone)`` (the caller's
+    permission check, run on the locked rows) has not refused: only a flagged pair, never two
+    players seated in the same game. Audited (``player.merge``) on ``tournament`` when given."""
     if keep == drop:
         raise DomainError(_("Choose two different players."), field="drop", rule="IDENTITY")
     with transaction.atomic():
@@ -82,22 +139,14 @@ def merge_players(tournament: Tournament, *, keep: int, drop: int, actor: Any) -
             raise DomainError(_("This player does not exist."), field="keep" if keep not in found else "drop",
                               rule="IDENTITY")
         kept, gone = found[keep], found[drop]
-        ours = Registration.objects.filter(tournament=tournament, player_id__in=[keep, drop]).exists()
-        if not ours:
-            raise DomainError(_("Neither player is registered in this tournament."), field="drop",
-                              rule="IDENTITY")
-        from .privacy import manages_player
-
-        for field, who in (("keep", kept), ("drop", gone)):
-            if not manages_player(actor, who):
-                raise PermissionDeniedError(
-                    _("Only staff, or an organizer of every tournament this player took part in, "
-                      "may merge their record."), field=field, rule="PRIVACY")
+        allowed(kept, gone)
         if gone.pk not in {d.player_id for _p, d in duplicates_of(kept)}:
             raise DomainError(_("These two players are not flagged as probable duplicates."), field="drop",
                               rule="IDENTITY")
         hooks.call(hooks.merge_refusals, keep, drop)
         before = {"keep": _identity(kept), "drop": _identity(gone)}
+        # decisions that the dropped record is not someone: its own, gone with it
+        DistinctPlayers.objects.filter(Q(first_id=drop) | Q(second_id=drop)).delete()
         # registrations: one per tournament; the dropped one's check-ins go to the kept one
         for reg in Registration.objects.filter(player_id=drop):
             twin = Registration.objects.filter(tournament_id=reg.tournament_id, player_id=keep).first()

@@ -440,6 +440,29 @@ class ClubRole(models.Model):
         return f"{self.club} – {self.user} ({self.role})"
 
 
+class DistinctPlayers(models.Model):
+    """A club or federation admin's decision that two records flagged as probable duplicates are
+    two different people: the pair is not proposed again (``tournaments.near_duplicates``).
+    ``first`` is the record with the smaller id."""
+
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("players who are not the same person")
+        verbose_name_plural = _("players who are not the same person")
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="distinct_players_once"),
+            models.CheckConstraint(condition=models.Q(first__lt=models.F("second")), name="distinct_players_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_id} ≠ {self.second_id}"
+
+
 class AuditEntry(models.Model):
     """Who did what, when, with the state before and after (every result change, every
     registration change, every organizer correction)."""

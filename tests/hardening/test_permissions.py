@@ -114,6 +114,9 @@ EXPECTED: dict[str, Any] = {
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
     "scoring:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
+    # a player's history across events and head-to-head: public and read-only
+    "scoring:player-history": READ, "scoring:player-opponents": READ, "scoring:head-to-head": READ,
+    "api-player-history": READ, "api-head-to-head": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     "tournaments:link": READ, "tournaments:detail": READ,
     # Closed in the running demo: others are sent back to the tournament page with a message.
@@ -151,6 +154,10 @@ EXPECTED: dict[str, Any] = {
        for name in ("scoring:season-create", "scoring:season-edit", "scoring:season-evening", "api-club-seasons",
                     "api-season-evenings")},
     "api-season": {"patch": {"club_admin"} | FEDERATION},
+    # federation admins appoint and revoke federation admins; club admins (their clubs' players)
+    # and federation admins (every player) decide on probable duplicates
+    "clubs:federation": {"post": FEDERATION}, "clubs:federation_revoke": {"post": FEDERATION},
+    "clubs:duplicates": READ, "clubs:duplicates_decide": {"post": FEDERATION | {"club_admin"}},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

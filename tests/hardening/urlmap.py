@@ -130,6 +130,10 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:national-player": lambda w: {"year": 2026, "pk": w.player},
     "scoring:national-export": lambda w: {"year": 2026, "fmt": "csv"},
     "api-national-ranking": lambda w: {}, "api-national-ranking-year": lambda w: {"year": 2026},
+    "scoring:player-history": lambda w: {"pk": w.player}, "scoring:player-opponents": lambda w: {"pk": w.player},
+    "scoring:head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
+    "api-player-history": lambda w: {"pk": w.player},
+    "api-head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
     "tournaments:list": lambda w: {}, "tournaments:create": lambda w: {},
     "tournaments:link": lambda w: {"token": w.token},
     **{f"tournaments:{n}": (lambda w: {"slug": w.slug}) for n in (
@@ -170,6 +174,8 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     **{f"scoring:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
        for n in ("season", "season-standings", "season-edit", "season-evening")},
     **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings")},
+    "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
+    "clubs:duplicates": lambda w: {}, "clubs:duplicates_decide": lambda w: {},
 }
 
 
@@ -192,6 +198,26 @@ def _club_role(w: World) -> int:
     return ClubRole.objects.get_or_create(club_id=w.club, user=user)[0].pk
 
 
+def _opponent(w: World) -> int:
+    """A player who sat at a table with the world's player (else any other player)."""
+    from tables.models import Seat
+    from tournaments.models import Player
+
+    met = (Seat.objects.filter(table__seats__player_id=w.player).exclude(player_id=w.player)
+           .exclude(player=None).values_list("player_id", flat=True).first())
+    return met or Player.objects.exclude(pk=w.player).values_list("pk", flat=True).first() or w.player
+
+
+def _federation_member(w: World) -> int:
+    """A federation admin made to be revoked (not one of the visitors)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    user, _ = get_user_model().objects.get_or_create(username="federazione-da-revocare")
+    user.groups.add(Group.objects.get_or_create(name="federation")[0])
+    return int(user.pk)
+
+
 def _invitation(w: World) -> int:
     """An open invitation of the demo tournament (made here: the demo has none)."""
     from tournaments.models import Invitation, Tournament
@@ -207,6 +233,9 @@ BODY: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-invitations": lambda w: {"role": "referee"},
     "clubs:create": lambda w: {"name": "Circolo Nuovo", "admin": "nuovo-admin"},
     "clubs:admin_add": lambda w: {"admin": "nuovo-admin"},
+    "clubs:federation": lambda w: {"admin": "nuova-federazione"},
+    # two players of the demo (its club's events): a decision the club admin may take
+    "clubs:duplicates_decide": lambda w: {"first": w.player, "second": _opponent(w), "decision": "distinct"},
 }
 
 

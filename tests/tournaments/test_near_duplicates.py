@@ -1,0 +1,164 @@
+"""Near-duplicate players decided by club and federation admins: the pairs of their players with
+both players' events, merge into one or the other (every result kept, audited), "not the same
+person" remembered; refused to anyone else, with nothing changed."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import Client
+
+from scoring.models import ResultSubmission
+from tests.factories import scoring as f
+from tests.factories.tournaments import (
+    ClubFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+    UserFactory,
+)
+from tournaments import merge
+from tournaments.clubs import FEDERATION_GROUP
+from tournaments.models import AuditEntry, ClubRole, DistinctPlayers, Player, Registration
+
+pytestmark = pytest.mark.django_db
+BIRTH = dt.date(1988, 7, 4)
+
+
+def _client(user: Any) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def world() -> dict[str, Any]:
+    """Club Alfa's event has "Mario Rossi"; Club Beta's has "Mario Rosi" (a typo: the same
+    person) and, in the same club, "Maria Rossa" of another date of birth (someone else). Mario
+    Rossi's game has a confirmed result."""
+    alfa, beta = ClubFactory(name="Circolo Alfa"), ClubFactory(name="Circolo Beta")
+    admin_alfa, admin_beta = UserFactory(username="admin-alfa"), UserFactory(username="admin-beta")
+    ClubRole.objects.create(club=alfa, user=admin_alfa)
+    ClubRole.objects.create(club=beta, user=admin_beta)
+    ta = f.ScoringTournamentFactory(club=alfa, name="Torneo Alfa")
+    tb = TournamentFactory(club=beta, name="Torneo Beta")
+    rossi = PlayerFactory(first_name="Mario", last_name="Rossi", club=None, birth_date=BIRTH, email="")
+    rosi = PlayerFactory(first_name="Mario", last_name="Rosi", club=None, birth_date=BIRTH, email="mr@example.org")
+    rossa = PlayerFactory(first_name="Maria", last_name="Rossa", club=beta, birth_date=dt.date(1970, 1, 1))
+    Registration.objects.create(tournament=ta, player=rossi)
+    others = f.players(ta, 3)
+    table = f.make_table(ta, 1, [rossi, *others])
+    objectives = [x.objective for x in table.seats.order_by("number")]
+    f.enter(table, f.role(ta), "board", f.board_data(objectives, winner=1, armies=[30, 30, 30, 30]),
+            ended_by="objective", confirm_by=f.role(ta, "organizer"))
+    RegistrationFactory(tournament=tb, player=rosi)
+    RegistrationFactory(tournament=tb, player=rossa)
+    federation = UserFactory(username="federazione")
+    federation.groups.add(Group.objects.get_or_create(name=FEDERATION_GROUP)[0])
+    return {"alfa": alfa, "beta": beta, "admin_alfa": admin_alfa, "admin_beta": admin_beta, "ta": ta, "tb": tb,
+            "rossi": rossi, "rosi": rosi, "rossa": rossa, "federation": federation, "table": table}
+
+
+def test_the_bulk_detection_flags_what_the_single_one_does(world: dict[str, Any]) -> None:
+    people = list(Player.objects.all())
+    pairs = {(a.pk, b.pk) for a, b, _d in merge.duplicate_pairs(people)}
+    single = {tuple(sorted((p.pk, q.pk))) for p in people for q, _d in merge.duplicates_of(p)}
+    assert pairs == single and (world["rossi"].pk, world["rosi"].pk) in pairs
+    assert not any(world["rossa"].pk in pair for pair in pairs)  # another date of birth, another name
+
+
+def test_the_federation_sees_the_pair_with_both_players_events(world: dict[str, Any]) -> None:
+    html = _client(world["federation"]).get("/clubs/duplicates/").content.decode()
+    assert "Mario Rossi" in html and "Mario Rosi" in html and "Maria Rossa" not in html
+    assert "Torneo Alfa" in html and "Torneo Beta" in html
+    assert "mr@example.org" not in html and "04/07/1988" not in html and "1988-07-04" not in html
+
+
+def test_a_club_admin_sees_pairs_of_their_players_only(world: dict[str, Any]) -> None:
+    # Rosi played only club Beta's event: club Alfa's admin is not shown the pair, nor may decide it
+    alfa = _client(world["admin_alfa"])
+    assert "Mario Rosi" not in alfa.get("/clubs/duplicates/").content.decode()
+    before = AuditEntry.objects.count()
+    r = alfa.post("/clubs/duplicates/decide/", {"first": world["rossi"].pk, "second": world["rosi"].pk,
+                                                 "decision": "first"})
+    assert r.status_code == 403
+    assert Player.objects.filter(pk=world["rosi"].pk).exists() and AuditEntry.objects.count() == before
+    # once Rosi plays an Alfa event too, both are Alfa's players
+    RegistrationFactory(tournament=TournamentFactory(club=world["alfa"]), player=world["rosi"])
+    assert "Mario Rosi" in alfa.get("/clubs/duplicates/").content.decode()
+
+
+def test_merge_into_either_keeps_every_result_and_is_audited(world: dict[str, Any]) -> None:
+    rossi, rosi = world["rossi"], world["rosi"]
+    c = _client(world["federation"])
+    r = c.post("/clubs/duplicates/decide/", {"first": rossi.pk, "second": rosi.pk, "decision": "second"})
+    assert r.status_code == 302 and r["Location"] == "/clubs/duplicates/"
+    assert not Player.objects.filter(pk=rossi.pk).exists()
+    kept = Player.objects.get(pk=rosi.pk)
+    assert set(kept.registrations.values_list("tournament__name", flat=True)) == {"Torneo Alfa", "Torneo Beta"}
+    assert world["table"].seats.get(number=1).player_id == kept.pk
+    sub = ResultSubmission.objects.get(table=world["table"])
+    assert any(row["player"] == kept.pk for row in sub.scores)
+    entry = AuditEntry.objects.get(action="player.merge")
+    assert entry.actor == world["federation"] and entry.before["drop"]["id"] == rossi.pk
+    html = c.get("/clubs/duplicates/").content.decode()
+    assert f'name="first" value="{rosi.pk}"' not in html  # nothing left to decide about them
+    assert f'name="second" value="{rosi.pk}"' not in html
+
+
+def test_not_the_same_person_is_remembered(world: dict[str, Any]) -> None:
+    rossi, rosi = world["rossi"], world["rosi"]
+    c = _client(world["federation"])
+    c.post("/clubs/duplicates/decide/", {"first": rosi.pk, "second": rossi.pk, "decision": "distinct"})
+    decision = DistinctPlayers.objects.get()
+    assert (decision.first_id, decision.second_id) == (min(rossi.pk, rosi.pk), max(rossi.pk, rosi.pk))
+    assert AuditEntry.objects.filter(action="player.distinct", actor=world["federation"]).count() == 1
+    html = c.get("/clubs/duplicates/").content.decode()
+    assert f'value="{rosi.pk}"' not in html and Player.objects.filter(pk__in=[rossi.pk, rosi.pk]).count() == 2
+    # deciding again changes nothing
+    c.post("/clubs/duplicates/decide/", {"first": rosi.pk, "second": rossi.pk, "decision": "distinct"})
+    assert DistinctPlayers.objects.count() == 1
+
+
+def test_refusals_change_nothing(world: dict[str, Any]) -> None:
+    rossi, rosi, rossa = world["rossi"], world["rosi"], world["rossa"]
+    organizer = UserFactory(username="org")
+    TournamentRoleFactory(tournament=world["tb"], user=organizer)
+    body = {"first": rossi.pk, "second": rosi.pk, "decision": "first"}
+    before = (AuditEntry.objects.count(), Player.objects.count())
+    assert Client().post("/clubs/duplicates/decide/", body)["Location"].startswith("/accounts/login/")
+    assert Client().get("/clubs/duplicates/")["Location"].startswith("/accounts/login/")
+    assert _client(organizer).post("/clubs/duplicates/decide/", body).status_code == 403
+    assert _client(organizer).get("/clubs/duplicates/").status_code == 403
+    # an admin of the right club, but a pair that is not flagged, or a bad form: a clear message
+    beta = _client(world["admin_beta"])
+    r = beta.post("/clubs/duplicates/decide/", {"first": rosi.pk, "second": rossa.pk, "decision": "first"},
+                  follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert "not flagged as probable duplicates" in r.content.decode()
+    r = beta.post("/clubs/duplicates/decide/", {"first": "x", "second": rossa.pk, "decision": "first"},
+                  follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert r.status_code == 200 and "Choose the two players of a pair" in r.content.decode()
+    assert (AuditEntry.objects.count(), Player.objects.count()) == before
+
+
+def test_the_bulk_detection_agrees_with_the_single_one_on_varied_records(db: Any) -> None:
+    """Typos, accents, missing dates of birth, dates a digit apart, national ids: the pairs found for
+    the whole instance at once are exactly those each record's own detection finds."""
+    import random
+
+    rng = random.Random(7)
+    names = [("Mario", "Rossi"), ("Mario", "Rosi"), ("Maria", "Rossi"), ("Luca", "Bianchi"), ("Luka", "Bianchi"),
+             ("Anna", "Verdi"), ("Gianni", "Esposito"), ("Giovanni", "Esposito"), ("Élena", "D'Amico")]
+    dates = [None, dt.date(1990, 1, 1), dt.date(1990, 1, 7), dt.date(1975, 3, 12)]
+    for i in range(60):
+        first, last = rng.choice(names)
+        PlayerFactory(first_name=first, last_name=last, birth_date=rng.choice(dates), club=None,
+                      national_id=f"N{i % 25}" if i % 3 == 0 and i < 50 else "")
+    people = list(Player.objects.all())
+    bulk = {(a.pk, b.pk) for a, b, _d in merge.duplicate_pairs(people)}
+    single = {tuple(sorted((p.pk, q.pk))) for p in people for q, _d in merge.duplicates_of(p)}
+    assert bulk == single and len(bulk) > 20

@@ -1,0 +1,130 @@
+"""Near-duplicate players decided by a club or federation admin: the pairs that
+``merge.duplicate_pairs`` flags (the same national id, or a close name + date of birth), each
+with both players' events side by side, and three decisions: merge into one or the other
+(``merge.merge_records``: every result, seat, registration and ranking contribution kept), or
+"not the same person" (remembered in ``DistinctPlayers``: the pair is not proposed again).
+
+Who decides: a federation admin for every player; a club admin for the players of their clubs (a
+player whose club it is, or who registered in a tournament the club organises). A pair with a
+player outside those is neither shown nor decided. Refusals: ``ROLE`` (not an admin, a player of
+another club's events only), ``IDENTITY`` (not a flagged pair, the same player twice). Every
+decision is audited (``player.merge``, ``player.distinct``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from config.errors import DomainError, PermissionDeniedError
+
+from . import audit, clubs, merge
+from .identity import ProbableDuplicate
+from .models import Club, DistinctPlayers, Player, Registration
+
+
+def admin_clubs(actor: Any) -> QuerySet[Club] | None:
+    """The clubs whose players ``actor`` decides on; None: every player (a federation admin)."""
+    if clubs.is_federation_admin(actor):
+        return None
+    if not clubs._person(actor):
+        return Club.objects.none()
+    return Club.objects.filter(roles__user=actor).distinct()
+
+
+def may_decide(actor: Any) -> bool:
+    found = admin_clubs(actor)
+    return found is None or found.exists()
+
+
+def players_of(actor: Any) -> QuerySet[Player]:
+    found = admin_clubs(actor)
+    if found is None:
+        return Player.objects.all()
+    ids = list(found.values_list("pk", flat=True))
+    return Player.objects.filter(Q(club_id__in=ids) | Q(registrations__tournament__club_id__in=ids)).distinct()
+
+
+def _require(actor: Any, *player_ids: int) -> None:
+    if not may_decide(actor):
+        raise PermissionDeniedError(_("Only a club admin or a federation admin may do this."), rule="ROLE")
+    mine = set(players_of(actor).filter(pk__in=player_ids).values_list("pk", flat=True))
+    if any(pk not in mine for pk in player_ids if Player.objects.filter(pk=pk).exists()):
+        raise PermissionDeniedError(
+            _("These players belong to another club's events: that club or the federation decides."),
+            field="players", rule="ROLE")
+
+
+@dataclass
+class Pair:
+    first: Player
+    second: Player
+    why: ProbableDuplicate
+    first_events: list[Registration]
+    second_events: list[Registration]
+
+    @property
+    def side_by_side(self) -> list[tuple[Player, list[Registration]]]:
+        return [(self.first, self.first_events), (self.second, self.second_events)]
+
+    @property
+    def reason(self) -> str:
+        if self.first.national_id and self.first.national_id == self.second.national_id:
+            return _("the same national id")
+        if self.why.same:
+            return _("the same name, surname and date of birth")
+        return ngettext("a name and date of birth %(n)s edit apart", "a name and date of birth %(n)s edits apart",
+                        self.why.distance) % {"n": self.why.distance}
+
+
+def pairs(actor: Any) -> list[Pair]:
+    """The flagged pairs among the players ``actor`` decides on, closest first, less those
+    already decided to be two people."""
+    if not may_decide(actor):
+        return []
+    decided = set(DistinctPlayers.objects.values_list("first_id", "second_id"))
+    found = [(a, b, d) for a, b, d in merge.duplicate_pairs(players_of(actor).select_related("club"))
+             if (min(a.pk, b.pk), max(a.pk, b.pk)) not in decided]
+    ids = {p.pk for a, b, _d in found for p in (a, b)}
+    events: dict[int, list[Registration]] = {pk: [] for pk in ids}
+    for reg in (Registration.objects.filter(player_id__in=ids).select_related("tournament__club")
+                .order_by("-tournament__date", "tournament__name")):
+        events[reg.player_id].append(reg)
+    return [Pair(a, b, d, events[a.pk], events[b.pk]) for a, b, d in found]
+
+
+def merge_pair(*, keep: int, drop: int, actor: Any) -> Player:
+    """``drop`` merged into ``keep`` (both players ``actor`` decides on)."""
+    def allowed(kept: Player, gone: Player) -> None:
+        _require(actor, kept.pk, gone.pk)
+
+    _require(actor, keep, drop)  # before anything is locked: a refusal reads nothing else
+    return merge.merge_records(keep=keep, drop=drop, actor=actor, tournament=None, allowed=allowed)
+
+
+def not_the_same(*, first: int, second: int, actor: Any) -> DistinctPlayers:
+    """Remember that ``first`` and ``second`` are two people (a flagged pair)."""
+    _require(actor, first, second)
+    if first == second:
+        raise DomainError(_("Choose two different players."), field="players", rule="IDENTITY")
+    a, b = sorted((first, second))
+    found = Player.objects.in_bulk([a, b])
+    if len(found) != 2:
+        raise DomainError(_("This player does not exist."), field="players", rule="IDENTITY")
+    if b not in {d.player_id for _p, d in merge.duplicates_of(found[a])}:
+        raise DomainError(_("These two players are not flagged as probable duplicates."), field="players",
+                          rule="IDENTITY")
+    try:
+        with transaction.atomic():
+            decision = DistinctPlayers.objects.create(first_id=a, second_id=b, decided_by=actor)
+            audit.record(actor=actor, action="player.distinct", obj=decision, tournament=None,
+                         after={"first": {"id": a, "name": found[a].full_name},
+                                "second": {"id": b, "name": found[b].full_name}})
+    except IntegrityError:  # decided meanwhile by someone else: the same decision
+        decision = DistinctPlayers.objects.get(first_id=a, second_id=b)
+    return decision
