@@ -13,18 +13,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
-import platform
 import random
-import re
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from django_bench import measured, start_django, write_section
 
 
 def _boards(players: int, rnd: random.Random) -> list[tuple[list[int], dict]]:
@@ -55,17 +48,17 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
 
-    tmp = tempfile.mkdtemp()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
-    os.environ.setdefault("SECRET_KEY", "benchmark-only-not-secret")
-    os.environ.pop("REDIS_URL", None)
-    import django
+    teardown = start_django()
+    try:
+        text = _measure(args)
+    finally:
+        teardown()
+    print(text)
+    if not args.no_write:
+        write_section("Standings", text)
 
-    django.setup()
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
+def _measure(args: argparse.Namespace) -> str:
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
 
@@ -134,8 +127,7 @@ def main() -> None:
         "## Standings",
         "",
         f"`.venv/bin/python benchmarks/standings.py` — {args.players} players × 3 games ({tables} tables of 4, "
-        f"{len(results)} game results), K-BEST2. Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, "
-        f"Python {platform.python_version()}, nproc {os.cpu_count()}, SQLite.",
+        f"{len(results)} game results), K-BEST2, {measured()}.",
         "",
         "| what | result |",
         "|---|---|",
@@ -148,15 +140,7 @@ def main() -> None:
         "(every 5 s) after one uncached computation.",
         "",
     ]
-    text = "\n".join(lines)
-    print(text)
-    if not args.no_write:
-        doc = ROOT / "docs" / "benchmarks.md"
-        body = doc.read_text(encoding="utf-8")
-        pattern = re.compile(r"## Standings\n.*?(?=\n## |\Z)", re.S)
-        body = pattern.sub(text.rstrip("\n") + "\n", body) if pattern.search(body) else body.rstrip("\n") + "\n\n" + text
-        doc.write_text(body, encoding="utf-8")
-
+    return "\n".join(lines)
 
 if __name__ == "__main__":
     main()

@@ -17,17 +17,15 @@ import argparse
 import datetime as dt
 import io
 import os
-import platform
 import random
-import re
 import sys
 import tempfile
 import time
 from contextlib import redirect_stdout
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from django_bench import measured, start_django, write_section
+
 TARGET_S = 60.0
 
 
@@ -78,6 +76,39 @@ def _events(n_events: int, n_players: int, rnd: random.Random) -> list[object]:
     return out
 
 
+def write_year(folder: Path, n_events: int, n_players: int, *, parts: int = 1,
+               seed: int = 2025) -> tuple[int, float]:
+    """A year of ``n_events`` workbooks written into ``folder`` (into ``folder/1`` … ``folder/parts``
+    when ``parts`` > 1, the events in date order): (bytes written, seconds)."""
+    from scoring.workbook.event import file_name, to_book
+    from scoring.workbook.files import write
+
+    t0 = time.perf_counter()
+    events = _events(n_events, n_players, random.Random(seed))
+    size = 0
+    for k, ev in enumerate(events):
+        where = folder / str(1 + k * parts // n_events) if parts > 1 else folder
+        where.mkdir(parents=True, exist_ok=True)
+        data = write(to_book(ev))  # type: ignore[arg-type]
+        size += len(data)
+        (where / file_name(ev)).write_bytes(data)  # type: ignore[arg-type]
+    return size, time.perf_counter() - t0
+
+
+def import_folder(folder: Path) -> tuple[float, str]:
+    """``manage.py import_workbooks FOLDER`` timed: (seconds, its summary line)."""
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    start = time.perf_counter()
+    with redirect_stdout(out):
+        try:
+            call_command("import_workbooks", str(folder), "--quiet-warnings", stdout=out)
+        except SystemExit:
+            pass
+    return time.perf_counter() - start, out.getvalue().strip().splitlines()[-1]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--events", type=int, default=300)
@@ -85,51 +116,23 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
 
-    tmp = tempfile.mkdtemp()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
-    os.environ.setdefault("SECRET_KEY", "benchmark-only-not-secret")
-    os.environ.pop("REDIS_URL", None)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from scoring.workbook.event import file_name, to_book
-    from scoring.workbook.files import write
-    from tables.models import Table
-    from tournaments.models import Player, Tournament
-
-    rnd = random.Random(2025)
-    folder = Path(tmp) / "workbooks"
-    folder.mkdir()
-    t0 = time.perf_counter()
-    events = _events(args.events, args.players, rnd)
-    size = 0
-    for ev in events:
-        data = write(to_book(ev))  # type: ignore[arg-type]
-        size += len(data)
-        (folder / file_name(ev)).write_bytes(data)  # type: ignore[arg-type]
-    written = time.perf_counter() - t0
-
-    def run() -> tuple[float, str]:
-        out = io.StringIO()
-        start = time.perf_counter()
-        with redirect_stdout(out):
-            try:
-                call_command("import_workbooks", str(folder), "--quiet-warnings", stdout=out)
-            except SystemExit:
-                pass
-        return time.perf_counter() - start, out.getvalue().strip().splitlines()[-1]
-
-    first, summary1 = run()
-    second, summary2 = run()
-    tables = Table.objects.count()
-    players = Player.objects.count()
-    assert Tournament.objects.count() == args.events, summary1
-    assert players == args.players, players
     load = os.getloadavg()[0]
+    teardown = start_django()
+    try:
+        from tables.models import Table
+        from tournaments.models import Player, Tournament
+
+        folder = Path(tempfile.mkdtemp()) / "workbooks"
+        size, written = write_year(folder, args.events, args.players)
+        first, summary1 = import_folder(folder)
+        second, summary2 = import_folder(folder)
+        tables = Table.objects.count()
+        players = Player.objects.count()
+        assert Tournament.objects.count() == args.events, summary1
+        assert players == args.players, players
+        where = measured(load)
+    finally:
+        teardown()
     lines = [
         f"{args.events} workbooks written in {written:.1f} s ({size / 2**20:.1f} MB of .xls)",
         f"first import: {first:.1f} s ({summary1}) — {tables:,} tables, {players:,} players",
@@ -139,26 +142,19 @@ def main() -> None:
     ok = first < TARGET_S
     print("target met" if ok else f"TARGET MISSED: {first:.1f} s ≥ {TARGET_S:.0f} s")
     if not args.no_write:
-        text = (
+        write_section("Workbook import", (
             "## Workbook import\n\n"
-            "`.venv/bin/python benchmarks/workbook_import.py [--events N] [--players N]` — measured "
-            f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC on `{platform.platform()}`, nproc {os.cpu_count()}, "
-            f"Python {platform.python_version()}, SQLite; load average at the start {load:.1f}.\n\n"
+            "`.venv/bin/python benchmarks/workbook_import.py [--events N] [--players N]` (prefix "
+            f"`DATABASE_URL=postgres://…` for PostgreSQL) — {where} (at the start).\n\n"
             f"A year of {args.events} event workbooks (.xls, 16–48 players and 3–5 rounds each) drawn from "
             f"{args.players:,} distinct players, imported into an empty database with "
             "`manage.py import_workbooks FOLDER` (each file opened, checked, its players matched, stored in one "
-            "transaction):\n\n"
+            "transaction). `benchmarks/ranking.py` runs the same import and then the year's ranking.\n\n"
             "| what | result | target |\n|---|---|---|\n"
             f"| first import of the folder | {first:.1f} s ({first / args.events * 1000:.0f} ms per file; "
             f"{tables:,} tables, {players:,} players) | < {TARGET_S:.0f} s |\n"
             f"| the same folder again (every event unchanged) | {second:.1f} s | — |\n"
-            f"| writing the {args.events} workbooks (setup) | {written:.1f} s | — |\n"
-        )
-        doc = ROOT / "docs" / "benchmarks.md"
-        body = doc.read_text(encoding="utf-8")
-        pattern = re.compile(r"## Workbook import\n.*?(?=\n## |\Z)", re.S)
-        body = pattern.sub(text.rstrip("\n") + "\n", body) if pattern.search(body) else body.rstrip("\n") + "\n\n" + text
-        doc.write_text(body, encoding="utf-8")
+            f"| writing the {args.events} workbooks (setup) | {written:.1f} s | — |\n"))
     sys.exit(0 if ok else 1)
 
 

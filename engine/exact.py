@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 DECIMALS = 4
+_FAST_DIGITS = 28  # the default context's precision: normalize/quantize stay exact within it
 Number = int | Decimal
 
 
@@ -40,6 +41,15 @@ def fraction(x: object) -> Fraction:
 
 def decimal(x: object) -> Decimal:
     """``x`` as a Decimal: exact when its decimal form ends, else to :data:`DECIMALS` places."""
+    if isinstance(x, float):
+        x = Decimal(repr(x))  # its shortest decimal spelling, as :func:`fraction` reads it
+    if isinstance(x, int):
+        return Decimal(x)
+    if isinstance(x, Decimal) and x.is_finite() and len(x.as_tuple().digits) <= _FAST_DIGITS:
+        # already a terminating decimal (the common case, thousands per standings): no Fraction
+        if x.is_zero():
+            return Decimal(0)
+        return x.quantize(Decimal(1)) if x == x.to_integral_value() else x.normalize()
     q = fraction(x)
     d = q.denominator
     for p in (2, 5):

@@ -158,7 +158,8 @@ class WorkbookEvent(models.Model):
 # ------------------------------------------------------------------ national ranking (K-RANKING)
 class RankingBlacklist(models.Model):
     """A player kept out of the national ranking from ``starts_on`` to ``ends_on`` (empty: open
-    ended): no event of theirs overlapping those dates counts. Edited by staff in the admin."""
+    ended): which of their events do not count is :func:`scoring.ranking.excluded_by_blacklist`.
+    Edited by staff in the admin."""
 
     player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
     starts_on = models.DateField(_("from"))
@@ -181,8 +182,10 @@ class RankingBlacklist(models.Model):
         return f"{self.player} {self.starts_on}–{self.ends_on or '…'}"
 
     def covers(self, start: Any, end: Any) -> bool:
-        """Whether an event held from ``start`` to ``end`` overlaps the excluded period."""
-        return end >= self.starts_on and (self.ends_on is None or start <= self.ends_on)
+        """Whether an event held from ``start`` to ``end`` does not count for the player."""
+        from .ranking import excluded_by_blacklist
+
+        return excluded_by_blacklist(self.starts_on, self.ends_on, start, end)
 
     def clean(self) -> None:
         from django.core.exceptions import ValidationError

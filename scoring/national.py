@@ -5,7 +5,8 @@ Which events count: tournaments with status finished and a national type (the to
 read). An event belongs to the year of its last day (the latest of its date and its games' start
 and end). Positions come from the event's ordinary standings; ghost seats and anonymous players
 (the clubs' "Anonimo Anonimo" and "The Ghost" records, players whose data were erased) are left
-out; a blacklisted player's events overlapping the excluded period do not count.
+out; a blacklisted player's events do not count as the pipeline decides it
+(``ranking.excluded_by_blacklist``). T is the event's non-empty tables over all rounds.
 
 The computed ranking is stored per year (``NationalRanking`` with its rows and every player's
 events) by ``compute(year)``, which runs in the Celery task ``scoring.tasks.recompute_ranking``,
@@ -30,12 +31,10 @@ from tournaments.models import Player, Tournament, normalise_name
 
 from . import ranking as rk
 from .models import (
-    Confirmation,
     NationalRanking,
     NationalRankingEvent,
     NationalRankingRow,
     RankingBlacklist,
-    ResultSubmission,
     ScoringSettings,
 )
 
@@ -173,19 +172,15 @@ def years_with_events() -> list[int]:
     return sorted({end.year for _t, _k, _s, end in _finished()}, reverse=True)
 
 
-def _table_games(tournament_ids: list[int]) -> dict[int, int]:
-    """T per tournament: its tables with a result that counts (a confirmed one, or any with
-    unconfirmed results published; never a rehearsal game's), as the standings count them."""
-    publish = set(ScoringSettings.objects.filter(tournament__in=tournament_ids, publish_unconfirmed=True)
-                  .values_list("tournament_id", flat=True))
-    confirmed = set(Confirmation.objects.filter(submission__tournament__in=tournament_ids)
-                    .values_list("submission__table_id", flat=True))
-    tables: dict[int, set[int]] = defaultdict(set)
-    for tid, table in ResultSubmission.objects.filter(tournament__in=tournament_ids, table__game__rehearsal=False).values_list(
-            "tournament_id", "table_id").distinct():
-        if tid in publish or table in confirmed:
-            tables[tid].add(table)
-    return {tid: len(v) for tid, v in tables.items()}
+def table_games(tournament_ids: list[int]) -> dict[int, int]:
+    """T per tournament, as the national pipeline counts it (its TAVOLI): the non-empty tables
+    (at least one seat, a ghost seat included) of every round, rehearsal games left out, whether
+    or not a result was entered."""
+    from tables.models import Table
+
+    return dict(Table.objects.filter(game__tournament__in=tournament_ids, game__rehearsal=False, seats__isnull=False)
+                .values_list("game__tournament_id").annotate(n=Count("id", distinct=True)).values_list(
+                    "game__tournament_id", "n"))
 
 
 # ------------------------------------------------------------------ computing a year
@@ -198,7 +193,7 @@ def compute(year: int) -> NationalRanking:
         NationalRanking.objects.get_or_create(year=year)
         stored = NationalRanking.objects.select_for_update().get(year=year)
         finished = _finished([year])
-        t_games = _table_games([t.pk for t, *_ in finished])
+        t_games = table_games([t.pk for t, *_ in finished])
         standings = {pk: data["rows"] for pk, data in selectors.standings_many([t for t, *_ in finished], labelled=False).items()}
         ids = {r["player"] for rows in standings.values() for r in rows if r["played"]}
         players = {p.pk: p for p in Player.objects.filter(pk__in=ids).select_related("club")}

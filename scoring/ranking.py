@@ -3,11 +3,13 @@ ranking explained per player, and the ranking's row formats (events, games, stan
 Python, no ORM.
 
 VT = a × (100 + T) × C, with a = 1.2 for the winner (1 otherwise), every position p ≥ 2 also
-× e^(−p/20) (tied players share a position), T = the table-games over all rounds and C the class
-of the event's type. An event counts with at least ``min_table_games`` table-games (6 since
+× e^(−p/20), p being the position in the event's standings as they were written (tied players
+share it, so a tied first is a winner: 1.2 each), T = the event's non-empty tables over all rounds
+and C the class of the event's type. An event counts with at least ``min_table_games`` table-games (6 since
 2020). A player's year sums, per type, their best events up to the type's cap (a share of the
 number N of valid events of that type nationally that year; since 2024 periodic championships
 count until 45 rounds instead). A year without its own rules uses the closest earlier year's.
+The year's rows are numbered 1..n by the unrounded total (never a shared position).
 
 Arithmetic is exact decimal: a VT is kept unrounded, a player's total is the sum of the unrounded
 VTs, and both are shown rounded to one decimal, half down, as the national ranking shows them.
@@ -118,6 +120,17 @@ def vt_exact(position: int, table_games: int, event_type: str, rounds: int) -> D
 def contribution(position: int, table_games: int, event_type: str, rounds: int) -> Decimal:
     """VT as shown (one decimal, half down)."""
     return shown(vt_exact(position, table_games, event_type, rounds))
+
+
+def excluded_by_blacklist(starts_on: dt.date, ends_on: dt.date | None, start: dt.date, end: dt.date) -> bool:
+    """Whether a player blacklisted from ``starts_on`` to ``ends_on`` (None: open ended) loses an
+    event held from ``start`` to ``end``, as the national pipeline decides it: an event that began
+    before the period is lost when it ends on or after the period's first day; one that began
+    within the period is lost only when it also ends by the period's last day. So an event
+    straddling the end of the period still counts, and one straddling its start does not."""
+    if start < starts_on:
+        return end >= starts_on
+    return ends_on is None or end <= ends_on
 
 
 def counts(table_games: int, year: int) -> bool:
@@ -253,12 +266,14 @@ def year_ranking(year: int, events: Iterable[Event],
                     rounds += ln.event.rounds
         py.lines.sort(key=lambda ln: (ln.event.end, ln.event.start, str(ln.event.key)))
         py.exact = sum((ln.vt for ln in py.lines if ln.counted), Decimal(0))
-    ranked = sorted((p for p in mine.values() if p.exact > 0), key=lambda p: (-p.points, p.player))
-    previous: tuple[Decimal, int] | None = None
+    # Positions 1..n, never shared, as the national ranking numbers its rows: by the unrounded
+    # total, and equal totals in the order the players first appear in the year's events.
+    seen = {player: k for k, player in enumerate(dict.fromkeys(
+        player for e in sorted(events, key=lambda e: (e.end, e.start, str(e.key)))
+        for player, _pos in sorted(e.standings, key=lambda s: s[1])))}
+    ranked = sorted((p for p in mine.values() if p.exact > 0), key=lambda p: (-p.exact, seen[p.player], p.player))
     for i, p in enumerate(ranked, start=1):
-        if previous is None or previous[0] != p.points:
-            previous = (p.points, i)
-        p.position = previous[1]  # equal shown points share a position (1, 1, 3)
+        p.position = i
     rest = sorted((p for p in mine.values() if p.exact <= 0), key=lambda p: p.player)
     return YearRanking(year, rules, dict(valid), caps, ranked + rest)
 

@@ -792,7 +792,8 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     """The event's K-RANKING contribution of every player and its rows in the ranking's formats
     (events, games, standings). Players' national ids fill the standing rows only with
     ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type is the tournament's own, else the format preset's (no preset:
-    "AMC", which the ranking does not count); T is every table-game with a counted result."""
+    "AMC", which the ranking does not count); T is the event's non-empty tables over all rounds
+    (``national.table_games``)."""
     from . import national, presets
     from . import ranking as rk
 
@@ -803,7 +804,7 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
                                                           else "default")
     data = standings(tournament)
     pairs = counted_results(tournament, conf)
-    table_games = len(pairs)
+    table_games = national.table_games([tournament.pk]).get(tournament.pk, 0)
     round_of = round_numbers(tournament)
     rounds = len(round_of)  # the declared rounds, rehearsals left out (a periodic championship's class)
     dates = list(national.event_dates(tournament))

@@ -567,7 +567,8 @@ class ClubToken(models.Model):
 
 
 class PublishedTournament(models.Model):
-    """A tournament run elsewhere (a hall laptop) and published here: the copy as received.
+    """A tournament run elsewhere (a hall laptop) and published here: the copy as received, and
+    the real tournament made of it (``tournament``; see ``tournaments.publishing``).
 
     ``source_id`` is the laptop tournament's stable id, so publishing again updates this row.
     ``sequence`` only grows (an older payload replayed later is refused); ``published_digest`` is
@@ -584,6 +585,12 @@ class PublishedTournament(models.Model):
     digest = models.CharField(max_length=64)
     published_digest = models.CharField(max_length=64)
     published_at = models.DateTimeField()
+    # The real tournament the copy is on this instance (its pages, standings and the national
+    # ranking show it), and the digest of its content as the last publish left it: a different
+    # digest now means someone edited it here.
+    tournament = models.OneToOneField(Tournament, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="published_copy", verbose_name=_("tournament"))
+    tournament_digest = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-published_at"]

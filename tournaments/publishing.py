@@ -1,8 +1,10 @@
 """Publishing a tournament run on a hall laptop to the clubs' shared instance (docs/publishing.md).
 
-Laptop side: :func:`build_payload` (what is sent) and :func:`prepare` (the laptop's stable id
+Laptop side: :func:`content_of` (what is sent) and :func:`prepare` (the laptop's stable id
 and sequence number). Instance side: club tokens (:func:`issue_token`, :func:`authenticate`,
-:func:`revoke_tokens`) and :func:`receive`, which stores the copy in one transaction.
+:func:`revoke_tokens`) and :func:`receive`, which stores the copy in one transaction, the copy
+being made a real tournament of the instance in that same transaction by the function the scoring
+app registers with :func:`set_materialiser` (this app knows nothing of games, tables and results).
 
 What is sent: the tournament (name, dates, format, status), its players by public name and club
 only (never e-mail, date of birth or national id: the instance is entitled to what the public
@@ -16,6 +18,7 @@ import hashlib
 import hmac
 import secrets
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -108,6 +111,7 @@ def content_of(tournament: Tournament) -> dict[str, Any]:
             "date": tournament.date.isoformat(),
             "venue": tournament.venue,
             "games_count": tournament.games_count,
+            "event_type": tournament.event_type,
         },
         "players": [{"key": p.pk, "name": p.display_name, "club": p.club.name if p.club else ""}
                     for p in players],
@@ -141,6 +145,29 @@ def prepare(tournament: Tournament) -> dict[str, Any]:
 
 
 # --- receiving (instance side) ------------------------------------------------------------------
+
+# Makes the received copy a real tournament here (registered by the scoring app at start-up):
+# ``materialise(row, content)`` inside the publish's transaction; ``edited(row)`` whether that
+# tournament was changed here since the last publish.
+_MATERIALISER: dict[str, Callable[..., Any]] = {}
+
+
+def set_materialiser(materialise: Callable[[PublishedTournament, dict[str, Any]], Any],
+                     edited: Callable[[PublishedTournament], bool]) -> None:
+    _MATERIALISER.update(materialise=materialise, edited=edited)
+
+
+def _edited_here(row: PublishedTournament) -> bool:
+    """The payload (admin) or the tournament made of it was changed on this instance."""
+    if row.digest != row.published_digest:
+        return True
+    return bool(row.tournament_id and "edited" in _MATERIALISER and _MATERIALISER["edited"](row))
+
+
+def _materialise(row: PublishedTournament, content: dict[str, Any]) -> None:
+    if "materialise" in _MATERIALISER:
+        _MATERIALISER["materialise"](row, content)
+
 
 def _bad(field: str, message: str) -> DomainError:
     return DomainError(message, field=field, rule="PUBLISH")
@@ -194,8 +221,8 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
     content = document["content"]
     digest = digest_of(content)
     with transaction.atomic():
-        local = Tournament.objects.filter(slug=slug).first()
-        if local is not None:  # an event run on this instance itself
+        local = Tournament.objects.filter(slug=slug).exclude(published_copy__source_id=source_id).first()
+        if local is not None:  # an event run on this instance itself (not this copy)
             if local.club_id != club.pk:
                 raise PermissionDeniedError(_("This tournament belongs to another club."),
                                             field="slug", rule="PUBLISH-CLUB")
@@ -216,14 +243,17 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
                                       sequence=document["sequence"], published_digest=digest,
                                       published_at=now)
             row.save()
+            _materialise(row, content)
             return "created", row
         if row.club_id != club.pk:
             raise PermissionDeniedError(_("This tournament belongs to another club."),
                                         field="source_id", rule="PUBLISH-CLUB")
-        if row.digest != row.published_digest:
+        if _edited_here(row):
             raise ConflictError(_("The copy here was edited since the last publish: publishing would "
                                   "overwrite that edit."), field="content", rule="PUBLISH-CONFLICT")
         if digest == row.published_digest and document["sequence"] >= row.sequence:
+            if row.tournament_id is None:  # a copy received before copies became tournaments
+                _materialise(row, content)
             return "unchanged", row  # a retry of what is already here
         if document["sequence"] <= row.sequence:
             raise ConflictError(_("This is an older version than the one already published "
@@ -237,6 +267,7 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
         row.published_digest = digest
         row.published_at = now
         row.save()
+        _materialise(row, content)
         return "updated", row
 
 

@@ -80,7 +80,8 @@ MAX_CELL_CHARS = LIMITS.cell_chars
 
 ERROR, WARNING = "error", "warning"
 
-# Every check, by code: E1–E20 and W1–W3 are the ranking pipeline's own; WB-* are this app's
+# Every check, by code: E1–E20, W1–W3 and R1 are the ranking pipeline's own (R1 only reported:
+# the national registry it needs is the federation's); WB-* are this app's
 # (what would crash the pipeline, or what a reader of past files must not let through).
 ISSUES: Mapping[str, tuple[str, object]] = MappingProxyType({
     "E1": (ERROR, _("The file name contains an apostrophe (')")),
@@ -109,6 +110,9 @@ ISSUES: Mapping[str, tuple[str, object]] = MappingProxyType({
     "W3": (WARNING, _("Final table: registrant %(id)s finished %(table)s at the table but %(position)s in the "
                       "standings")),
     "E20": (ERROR, _("Final table: registrant %(id)s is not in Classifica Ridotta")),
+    "R1": (WARNING, _("Not checked here: the national ids of registrants %(ids)s (who played with a national id "
+                      "and no date of birth) are checked against the national registry, name included, only by "
+                      "the federation when the file is uploaded: this app has no registry")),
     "WB-FILE": (ERROR, _("%(what)s")),
     "WB-LIMIT": (ERROR, _("%(what)s")),
     "WB-LEGACY": (ERROR, _("This is an older workbook (no TORNEO sheet): the ranking no longer accepts it")),

@@ -1,4 +1,5 @@
-"""Every check the national ranking applies to an event workbook (E1–E20, W1–W3), plus this
+"""Every check the national ranking applies to an event workbook (E1–E20, W1–W3; R1 reported as
+not checked, the national registry being the federation's), plus this
 app's own (``WB-*``: what would crash the ranking's reader, or what a reader of past files must
 not let through), each with the sheet and cell to fix. Pure Python.
 
@@ -346,6 +347,10 @@ def check(book: Book, filename: str = "") -> Checked:
             c.add("E10", spec.ISCRITTI, id=ident, what="Cognome")
         if reg.birth_date is None and not reg.national_id:
             c.add("W1", spec.ISCRITTI, id=ident, name=reg.name)
+    unchecked = [ident for ident in sorted(played)
+                 if registrants[ident].national_id and registrants[ident].birth_date is None]
+    if unchecked:  # R1 needs the federation's registry: said, never silently passed
+        c.add("R1", spec.ISCRITTI, ids=", ".join(map(str, unchecked[:20])) + (" …" if len(unchecked) > 20 else ""))
     groups: dict[tuple[str, str, dt.date | None], list[int]] = defaultdict(list)
     for ident in sorted(played):
         reg = registrants[ident]

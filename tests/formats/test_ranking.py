@@ -88,9 +88,44 @@ def test_types_without_a_class_and_blacklist_explained() -> None:
     assert (cards[1].position, cards[2].position) == (1, 2)
 
 
-def test_equal_points_share_a_position_and_nothing_counted_is_unranked() -> None:
-    year = rk.year_ranking(2025, [_open(1, [(1, 1), (2, 1), (3, 3)]), _open(2, [(4, 1)], table_games=2)])
-    assert [(p.player, p.position) for p in year.players] == [(1, 1), (2, 1), (3, 3), (4, None)]
+def test_tied_event_positions_are_kept_and_a_tied_first_is_a_winner() -> None:
+    # The pipeline reads the standings' positions as written (ties share one, 1, 1, 3) and gives
+    # a = 1.2 to every position 1: two tied firsts are both winners, the next is 3rd.
+    year = rk.year_ranking(2025, [_open(1, [(1, 1), (2, 1), (3, 3)])])
+    lines = {p.player: p.lines[0] for p in year.players}
+    assert [lines[p].position for p in (1, 2, 3)] == [1, 1, 3]
+    assert lines[1].shown_vt == lines[2].shown_vt == D("283.2")  # 1.2 × 118 × 2 each
+    assert lines[3].vt == rk.vt_exact(3, 18, "OPN", 3) and lines[3].shown_vt == D("203.1")
+
+
+def test_year_rows_are_numbered_one_to_n_and_nothing_counted_is_unranked() -> None:
+    # The ranking numbers its rows 1..n, never shared: by the unrounded total, and equal totals in
+    # the order the players first appear in the year's events (the earlier event first, then its
+    # standings order).
+    events = [_open(2, [(5, 1), (6, 1)], day=dt.date(2025, 6, 1)), _open(1, [(9, 1), (7, 2)]),
+              _open(3, [(4, 1)], table_games=2)]
+    year = rk.year_ranking(2025, events)
+    assert [(p.player, p.position) for p in year.players] == [(9, 1), (5, 2), (6, 3), (7, 4), (4, None)]
+    # equal as shown but not exactly: the larger unrounded total is ahead, still 1..n
+    close = [rk.Event(1, "OPN", 18, 3, dt.date(2025, 3, 1), dt.date(2025, 3, 1), [(1, 1)]),
+             rk.Event(2, "OPN", 18, 3, dt.date(2025, 2, 1), dt.date(2025, 2, 1), [(2, 1)])]
+    assert [(p.player, p.position) for p in rk.year_ranking(2025, close).players] == [(2, 1), (1, 2)]
+
+
+def test_blacklist_compares_the_event_end_with_the_period_end() -> None:
+    # The pipeline: an event begun within the period is lost only if it also ends by the
+    # period's last day (one straddling the end still counts); an event begun before the period is
+    # lost once it ends on or after the period's first day (one straddling the start is lost).
+    d = dt.date
+    period = (d(2025, 4, 1), d(2025, 6, 30))
+    assert rk.excluded_by_blacklist(*period, d(2025, 5, 1), d(2025, 5, 2))  # inside
+    assert rk.excluded_by_blacklist(*period, d(2025, 6, 30), d(2025, 6, 30))  # the last day itself
+    assert not rk.excluded_by_blacklist(*period, d(2025, 6, 29), d(2025, 7, 1))  # straddles the end: counts
+    assert rk.excluded_by_blacklist(*period, d(2025, 3, 31), d(2025, 4, 1))  # straddles the start: lost
+    assert rk.excluded_by_blacklist(*period, d(2025, 3, 1), d(2025, 8, 1))  # spans the whole period: lost
+    assert not rk.excluded_by_blacklist(*period, d(2025, 3, 1), d(2025, 3, 31))  # before
+    assert not rk.excluded_by_blacklist(*period, d(2025, 7, 1), d(2025, 7, 2))  # after
+    assert rk.excluded_by_blacklist(d(2025, 4, 1), None, d(2026, 1, 1), d(2026, 1, 2))  # open ended
 
 
 def test_probable_duplicates_by_edit_distance_never_merged() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
 
 from engine import exact
 from scoring import selectors as scoring
@@ -68,6 +70,10 @@ class Instance(Gunicorn):
     def __init__(self) -> None:
         super().__init__(instance_db_url())
 
+    def page(self, path: str) -> str:
+        with urllib.request.urlopen(f"{self.url}{path}", timeout=30) as r:
+            return r.read().decode()  # type: ignore[no-any-return]
+
     def get(self, slug: str) -> dict[str, Any]:
         with urllib.request.urlopen(f"{self.url}/api/publish/tournaments/{slug}/", timeout=30) as r:
             return exact.loads(r.read().decode())  # type: ignore[no-any-return]
@@ -112,6 +118,19 @@ def laptop_standings(t: Any) -> Any:
     return plain({k: v for k, v in scoring._standings(t).items() if k != "stamp"})
 
 
+ROW = re.compile(r'<tr id="player-\d+"[^>]*>\s*<td class="num">([^<]*)</td>\s*<td><a [^>]*>([^<]*)</a>'
+                 r'(?: <span class="muted">([^<]*)</span>)?.*?<td class="num total"><strong>([^<]*)</strong>', re.S)
+
+
+def standings_page(html: str) -> list[tuple[str, ...]]:
+    """(position, name, club, total) of every row of a public standings page, as shown."""
+    return [tuple(x.strip() for x in row) for row in ROW.findall(html)]
+
+
+def laptop_page(t: Any) -> list[tuple[str, ...]]:
+    return standings_page(Client().get(f"/t/{t.slug}/standings/").content.decode())
+
+
 def count_copies(source_id: str) -> int:
     return int(manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
                       f"print(P.objects.filter(source_id='{source_id}').count())").split()[-1])
@@ -123,8 +142,9 @@ def event(instance: Instance) -> dict[str, Any]:
     e = laptop_event(f"Club {run}", slug=f"gara-{run}")
     e["token"] = manage("club_token", e["club"].name).strip()
     yield e
-    manage("shell", "-c", "from tournaments.models import PublishedTournament as P, Club; "
-           f"P.objects.filter(slug='{e['t'].slug}').delete(); Club.objects.filter(name='{e['club'].name}').delete()")
+    manage("shell", "-c", "from tournaments.models import PublishedTournament as P, Club, Player; "
+           f"P.objects.filter(slug='{e['t'].slug}').delete(); Player.objects.filter(club__name='{e['club'].name}').delete(); "
+           f"Club.objects.filter(name='{e['club'].name}').delete()")
 
 
 def test_publish_twice_then_an_update_gives_one_copy_with_the_laptops_standings(
@@ -139,6 +159,10 @@ def test_publish_twice_then_an_update_gives_one_copy_with_the_laptops_standings(
     shown = instance.get(t.slug)
     assert plain(shown["content"]["standings"]) == laptop_standings(t)
     assert [g["number"] for g in shown["content"]["games"]] == [1, 2]
+    # the copy is a real tournament there: its public standings page shows the laptop's standings
+    page = standings_page(instance.page(f"/t/{t.slug}/standings/"))
+    assert page and page == laptop_page(t)
+    assert len(page) == len(event["players"])
 
 
 def test_a_publish_cut_mid_way_leaves_nothing_half_done_and_running_again_completes_it(
@@ -182,6 +206,12 @@ def test_refusals_wrong_revoked_other_club_and_edited_here(instance: Instance, e
     manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
            f"p = P.objects.get(slug='{t.slug}'); p.payload['tournament']['name'] = 'Edited'; p.save()")
     add_second_game(event)
+    message = refused(instance, t.slug, event["token"])
+    assert "HTTP 409" in message and "PUBLISH-CONFLICT" in message
+    # the tournament made of the copy edited on the instance: refused as well
+    manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
+           f"from django.db.models import F; P.objects.filter(slug='{t.slug}').update(digest=F('published_digest')); "
+           f"p = P.objects.get(slug='{t.slug}'); p.tournament.name = 'Renamed here'; p.tournament.save()")
     message = refused(instance, t.slug, event["token"])
     assert "HTTP 409" in message and "PUBLISH-CONFLICT" in message
     manage("club_token", event["club"].name, "--revoke")

@@ -15,16 +15,19 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 from openpyxl import load_workbook
 
 from scoring import national, services
 from scoring import ranking as rk
 from scoring.models import (
+    Confirmation,
     NationalRanking,
     NationalRankingEvent,
     NationalRankingRow,
     RankingBlacklist,
 )
+from tables.models import Game
 from tests.factories import scoring as f
 from tests.factories.scoring import RankingBlacklistFactory
 from tests.factories.tournaments import ClubFactory, PlayerFactory, RegistrationFactory, UserFactory
@@ -93,8 +96,9 @@ def test_finishing_an_event_computes_its_year_and_reopening_takes_it_out(
     assert len(rows) == 8 and rows[0].player == eight[0] and rows[0].position == 1
     # one Open event, 6 table-games: the winner's VT is 1.2 × 106 × 2 = 254.4
     assert rows[0].points == D("254.4")
-    for r in rows:
-        assert r.points == rk.contribution(r.position, 6, "OPN", 3)
+    for r in rows:  # each VT from the player's position in the event (ties there share it)
+        assert r.points == rk.contribution(r.events[0]["position"], 6, "OPN", 3)
+    assert [r.position for r in rows] == list(range(1, 9))  # the year's rows: 1..n, never shared
     with django_capture_on_commit_callbacks(execute=True):
         tournament_services.change_status(t, Tournament.Status.RUNNING, actor=org)
     ranking.refresh_from_db()
@@ -166,6 +170,34 @@ def test_blacklisted_player_is_excluded_only_within_the_dates(
     assert row.points == rk.shown(2 * rk.vt_exact(1, 6, "OPN", 3))  # March and July only
     # everyone else counts all three (3 Open events: cap max(3, 0) = 3)
     assert {r for _s, r in card(players[1])} == {"counted"}
+    # The event's last day is compared with the period's: an event straddling the end of the
+    # period counts, one straddling its start does not.
+    with django_capture_on_commit_callbacks(execute=True):
+        end = _two_days(players, dt.date(2025, 6, 30))
+        start = _two_days(players, dt.date(2025, 3, 31))
+    assert (end.slug, "counted") in card(players[0]) and (start.slug, "blacklisted") in card(players[0])
+
+
+def _two_days(players: list[Player], day: dt.date) -> Tournament:
+    """An event whose last game ends the day after ``day``."""
+    t, org, _ref = event(players, day=day, finish=False)
+    Game.objects.filter(tournament=t, number=3).update(finished_at=timezone.make_aware(
+        dt.datetime.combine(day + dt.timedelta(days=1), dt.time(18))))
+    tournament_services.change_status(t, Tournament.Status.FINISHED, actor=org)
+    return t
+
+
+def test_t_counts_every_non_empty_table_even_without_a_counted_result(
+        eight: list[Player], django_capture_on_commit_callbacks: Any) -> None:
+    # T is the event's non-empty tables over all rounds (the pipeline's TAVOLI), not its tables
+    # with a counted result: a table whose result was never confirmed still counts.
+    t, org, _ref = event(eight, finish=False)
+    Confirmation.objects.filter(submission__table__game__tournament=t, submission__table__game__number=3,
+                                submission__table__number=2).delete()
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    assert national.table_games([t.pk]) == {t.pk: 6}
+    national.compute(2025)
+    assert NationalRankingRow.objects.get(player=eight[0]).points == D("254.4")  # 1.2 × (100 + 6) × 2
 
 
 def test_caps_per_type_follow_the_number_of_valid_events(db: Any, django_capture_on_commit_callbacks: Any) -> None:

@@ -58,7 +58,7 @@ def test_the_national_ranking_counts_no_rehearsal_table(setup) -> None:
     table_services.set_rehearsal(Game.objects.get(tournament=t, number=1), True, actor=setup["org"])
     _play(setup, setup["table"], winner=2)
     _play(setup, f.make_table(t, 2, ps), winner=3)
-    assert national._table_games([t.pk]) == {t.pk: 1}
+    assert national.table_games([t.pk]) == {t.pk: 1}
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED, event_type="CNI")
     t.refresh_from_db()
     found = [x for x in national._finished() if x[0].pk == t.pk]

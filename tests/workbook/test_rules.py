@@ -31,7 +31,7 @@ def test_a_clean_event_passes_every_check() -> None:
 def test_every_code_has_a_severity_and_an_explanation() -> None:
     for code, (severity, message) in spec.ISSUES.items():
         assert severity in (spec.ERROR, spec.WARNING) and str(message), code
-        assert (severity == spec.WARNING) == (code in {"W1", "W2", "W3", "WB-TEXTDATE"}), code
+        assert (severity == spec.WARNING) == (code in {"W1", "W2", "W3", "R1", "WB-TEXTDATE"}), code
 
 
 def test_e1_apostrophe_in_the_file_name() -> None:
@@ -137,6 +137,18 @@ def test_e10_w1_e11_players_who_played() -> None:
     issues = check(book(replace(ev, registrants=regs))).issues
     assert codes(issues) == ["E10", "E11", "W1"]
     assert next(i for i in issues if i.code == "W1").params["id"] == 2
+
+
+def test_r1_national_ids_without_birth_date_are_reported_as_not_checked() -> None:
+    # R1 (the national registry's check of an id without a date of birth) needs the federation's
+    # registry: the app says so as a warning naming the registrants, never passes it silently.
+    ev = event()
+    regs = [replace(r, birth_date=None, national_id=9000 + r.id) if r.id in (3, 5) else r for r in ev.registrants]
+    regs[0] = replace(regs[0], national_id=8001)  # with a date of birth: the date wins, nothing to check
+    checked = check(book(replace(ev, registrants=regs)))
+    assert codes(checked.issues) == ["R1"] and checked.ok
+    r1 = checked.issues[0]
+    assert not r1.is_error and r1.params["ids"] == "3, 5" and "registry" in r1.message()
 
 
 def test_anonymous_players_without_birth_date_are_not_duplicates() -> None:
