@@ -16,6 +16,7 @@ urlpatterns = [
     path("scoring/workbooks/import/", workbook_views.WorkbookImportAPI.as_view(), name="scoring-api-workbook-import"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="scoring-api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="scoring-api-confirm"),
+    path("scoring/results/<id:pk>/withdraw/", api.WithdrawCorrectionAPI.as_view(), name="scoring-api-withdraw"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="ranking-api-years"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="ranking-api-year"),
 ]

@@ -87,6 +87,7 @@ EXPECTED: dict[str, Any] = {
     "scoring-api-finish-game": {"post": ORGANIZER}, "scoring:finish-game": {"post": ORGANIZER},
     "scoring-api-table-results": {"post": REFEREE},
     "scoring-api-confirm": {"post": REFEREE | {"player"}},
+    "scoring-api-withdraw": {"post": ORGANIZER},  # a correction's author too (tests/scoring/test_withdraw_correction.py)
     "tables_referee:projector": READ, "tables_referee:referee_table": {"post": REFEREE},
     "tables_referee:referee_status": READ,
     "tables:game_tables": READ, "tables:table": READ, "tables:sheet": READ, "tables:where": READ,
@@ -97,6 +98,7 @@ EXPECTED: dict[str, Any] = {
     "scoring:status": {"post": ORGANIZER},  # scoring settings
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},
     "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
+    "scoring:withdraw": {"post": ORGANIZER},
     "scoring:export": READ,
     # The event workbook: the organizer's name (organizer); importing past events (anyone who
     # organizes a tournament, or staff).
