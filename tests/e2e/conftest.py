@@ -54,7 +54,7 @@ CLIPPED_CONTROLS = """() => {
         const why = [];
         const field = ['INPUT', 'SELECT', 'TEXTAREA'].includes(e.tagName);
         if (!field && e.scrollWidth > e.clientWidth + 1) why.push(`content ${e.scrollWidth}px in a ${e.clientWidth}px box`);
-        if (r.left < -0.5 || r.right > vw + 0.5) why.push(`box ${Math.round(r.left)}..${Math.round(r.right)} beyond the viewport`);
+        let scrolls = false;  // inside a box that scrolls sideways: reachable, not clipped
         for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
             const s = getComputedStyle(a);
             if (s.overflowX === 'hidden' || s.overflowX === 'clip') {
@@ -62,7 +62,10 @@ CLIPPED_CONTROLS = """() => {
                 if (r.left < ar.left - 0.5 || r.right > ar.right + 0.5) why.push('cut by ' + name(a));
                 break;
             }
-            if (s.overflowX !== 'visible') break;  // a scrolling container: reachable, not clipped
+            if (s.overflowX !== 'visible') { scrolls = true; break; }
+        }
+        if (!scrolls && (r.left < -0.5 || r.right > vw + 0.5)) {
+            why.push(`box ${Math.round(r.left)}..${Math.round(r.right)} beyond the viewport`);
         }
         if (why.length) out.push(name(e) + ': ' + why.join('; '));
     }
