@@ -49,6 +49,90 @@ MESSAGES: Mapping[str, Any] = {
     "board.many_objective_holders": _("Seats %(seats)s all hold their whole card."),
     "board.should_have_ended": _("Seat %(seat)s holds its whole card %(card)s: the game should have ended by objective."),
     "board.points_total": _("Objective and extra-objective points add up to %(total)s, not %(expected)s."),
+    # a recorded game (engine.replay; engine.messages has the English of the command line)
+    "replay.players_out_of_range": _("%(n)s players: rule set %(ruleset)s plays with %(least)s to %(most)s."),
+    "replay.deal_disagrees": _("The owners disagree with the deal of seed “%(seed)s” on %(n)s territories "
+                               "(e.g. %(examples)s)."),
+    "replay.not_dealt": _("%(n)s territories were not dealt (e.g. %(examples)s)."),
+    "replay.unknown_objective": _("Seat %(seat)s's objective “%(card)s” is not a known card."),
+    "replay.crashed": _("The record could not be replayed (%(error)s)."),
+    "replay.no_starting_armies": _("Rule set %(ruleset)s has no starting armies for %(n)s players."),
+    "replay.setup_unfinished": _("The set-up is not finished: seat %(seat)s still has %(n)s armies to place."),
+    "replay.setup_out_of_turn": _("Set-up placement by seat %(by)s, but it is seat %(seat)s's turn to place."),
+    "replay.setup_too_many": _("Seat %(seat)s places %(n)s armies; %(due)s are due now (%(per)s at a time)."),
+    "replay.after_end": _("The game had already ended at event %(at)s: no event may follow."),
+    "replay.out_of_turn": _("An event for seat %(by)s during seat %(seat)s's turn."),
+    "replay.sdadata_not_last": _("The sdadata roll (event %(at)s) must come right before the end of the turn."),
+    "replay.unplaced_before_attack": _("Seat %(seat)s left %(n)s reinforcements unplaced before the first attack."),
+    "replay.unplaced_before_move": _("Seat %(seat)s left %(n)s reinforcements unplaced before the strategic move."),
+    "replay.unplaced_before_end_turn": _("Seat %(seat)s left %(n)s reinforcements unplaced before the end of the "
+                                         "turn."),
+    "replay.unplaced_before_sdadata": _("Seat %(seat)s left %(n)s reinforcements unplaced before the sdadata."),
+    "replay.tris_late": _("A tris is played once, at the start of the turn, before placing."),
+    "replay.tris_size": _("A tris is 3 cards, not %(n)s."),
+    "replay.not_a_tris": _("%(cards)s is not a tris."),
+    "replay.card_not_held": _("Seat %(seat)s does not hold the card %(card)s."),
+    "replay.place_after_attack": _("Reinforcements placed after the first attack."),
+    "replay.place_foreign": _("Seat %(seat)s places on %(territory)s, which it does not hold."),
+    "replay.over_cap": _("Seat %(seat)s places %(n)s; only %(room)s more fit under %(cap)s armies."),
+    "replay.over_allowance": _("Seat %(seat)s places %(n)s armies; %(left)s of its reinforcements are left."),
+    "replay.draw_without_conquest": _("Seat %(seat)s drew %(card)s without conquering a territory."),
+    "replay.no_draw": _("Seat %(seat)s conquered %(n)s territories and must draw one card."),
+    "replay.card_not_in_deck": _("The card %(card)s is not in the deck (held or discarded)."),
+    "replay.hand_limit": _("Seat %(seat)s holds %(n)s cards; at most %(limit)s."),
+    "replay.hand_after_elimination": _("Seat %(seat)s takes the cards of seat %(loser)s and holds %(n)s; at most "
+                                       "%(limit)s."),
+    "replay.attack_after_move": _("An attack after the strategic move."),
+    "replay.attack_from_foreign": _("Seat %(seat)s attacks from %(territory)s, which it does not hold."),
+    "replay.attack_own": _("%(territory)s is seat %(seat)s's own territory."),
+    "replay.no_borders": _("The map %(map)s serves only for scoring: its borders are unknown, so attacks and moves "
+                           "cannot be checked (enter its final board instead)."),
+    "replay.not_bordering": _("%(src)s does not border %(dst)s."),
+    "replay.attack_one_army": _("%(territory)s has %(armies)s army; an attack needs at least 2."),
+    "replay.attacker_dice": _("The attacker rolled %(n)s dice from %(armies)s armies (1 to %(most)s)."),
+    "replay.defender_must_roll": _("The defender rolled %(n)s dice with %(armies)s armies; they must roll %(due)s."),
+    "replay.defender_dice": _("The defender rolled %(n)s dice with %(armies)s armies (1 to %(most)s)."),
+    "replay.attacker_fewer": _("The attacker rolled %(n)s dice against %(against)s."),
+    "replay.bad_roll": _("A roll is 1 to 3 dice of 1 to 6, not %(attacker)s against %(defender)s."),
+    "replay.early_elimination": _("Seat %(seat)s eliminated in round %(round)s or earlier: the last territory may "
+                                  "not be taken before the end of round %(round)s."),
+    "replay.missed_advance": _("%(territory)s was conquered at event %(at)s but no advance followed."),
+    "replay.advance_without_conquest": _("An advance without a territory just conquered."),
+    "replay.advance_too_few": _("Advanced %(n)s armies into %(territory)s; at least %(dice)s (the dice of the last "
+                                "roll)."),
+    "replay.advance_too_many": _("Advanced %(n)s armies from %(territory)s, which has %(armies)s: leave at least 1."),
+    "replay.advance_garrison": _("The extra advance leaves %(armies)s on %(territory)s, which borders an enemy."),
+    "replay.second_move": _("One strategic move per turn."),
+    "replay.move_foreign": _("A strategic move is between two territories of seat %(seat)s (%(src)s → %(dst)s)."),
+    "replay.move_too_many": _("Moved %(n)s of %(armies)s armies from %(territory)s: leave at least 1."),
+    "replay.move_garrison": _("The move leaves %(armies)s on %(territory)s, which borders an enemy."),
+    "replay.second_sdadata": _("One sdadata roll per turn."),
+    # a deal (D-DEAL, D-50)
+    "deal.no_players": _("Cannot deal to %(players)s players."),
+    "deal.unknown_order": _("Unknown deal order “%(order)s”."),
+    "deal.continent_impossible": _("No deal for %(players)s players keeps everyone within %(most)s of the %(n)s "
+                                   "territories of %(continent)s."),
+    "deal.limits_impossible": _("No deal for %(players)s players satisfies the continent limits."),
+    "deal.limits_unmet": _("No deal satisfies the continent limits."),
+    "deal.not_found": _("No valid deal found for %(players)s players in %(attempts)s attempts."),
+    "deal.unknown_territories": _("The deal names unknown territories: %(territories)s."),
+    "deal.unowned": _("The deal leaves %(n)s territories without an owner: %(territories)s."),
+    "deal.bad_seats": _("The deal gives territories to seats %(seats)s, not 1 to %(players)s."),
+    "deal.wrong_count": _("Seat %(seat)s was dealt %(n)s territories, not %(expected)s as the deal order gives."),
+    "deal.continent_share": _("Seat %(seat)s received %(n)s territories of %(continent)s (at most %(most)s)."),
+    # an objective deck written in a record (O-RTU, O-CLASSIC)
+    "objective.deck_shape": _("An objective deck is a list of cards or an object of card id → territories."),
+    "objective.no_id": _("Objective card no. %(n)s has no id."),
+    "objective.id_twice": _("Objective %(card)s: the id appears twice."),
+    "objective.unknown_kind": _("Objective %(card)s: unknown kind “%(kind)s”."),
+    "objective.territories_not_list": _("Objective %(card)s: its territories must be a list of names."),
+    "objective.unknown_territory": _("Objective %(card)s: unknown territory “%(territory)s”."),
+    "objective.listed_twice": _("Objective %(card)s: %(territory)s is listed twice."),
+    "objective.no_territories": _("Objective %(card)s has no territories."),
+    "objective.not_connected": _("Objective %(card)s: its territories are not connected."),
+    "objective.worth": _("Objective %(card)s is worth %(points)s points, not %(total)s."),
+    "objective.unknown_continent": _("Objective %(card)s: unknown continent “%(continent)s”."),
+    "objective.bad_count": _("Objective %(card)s: invalid territory count %(count)s."),
 }
 
 
@@ -58,9 +142,16 @@ def describe(code: str, params: Mapping[str, Any], fallback: str) -> str:
     if template is None:
         return fallback
     try:
-        return str(template) % dict(params)
+        return str(template) % {k: _said(v) for k, v in params.items()}
     except (KeyError, TypeError, ValueError):
         return fallback
+
+
+def _said(value: Any) -> Any:
+    """A list of names reads as "Alaska, Perù"; a roll keeps its brackets ("[6, 6]")."""
+    if isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value):
+        return ", ".join(value)
+    return value
 
 
 def violation_text(v: Violation | EngineError) -> str:

@@ -24,7 +24,7 @@ from math import factorial
 from engine.board import Board
 from engine.rng import SeededRng
 from engine.rulesets import RuleSet, get_ruleset
-from engine.violations import EngineError
+from engine.violations import EngineError, Violation
 
 MAX_ATTEMPTS = 100_000  # far beyond need: at 4 players ~43% of deals are valid, more at 5–6
 
@@ -37,13 +37,13 @@ def deal_sequence(players: int, cards: int, order: str = "counterclockwise_from_
     004): 2, 3, …, N, 1, 2, …
     """
     if players < 1:
-        raise EngineError("T-SIZE", f"cannot deal to {players} players")
+        raise EngineError.coded("T-SIZE", "deal.no_players", players=players)
     if order == "counterclockwise_from_last":
         cycle = list(range(players, 0, -1))
     elif order == "clockwise_from_seat2":
         cycle = [*range(2, players + 1), 1] if players > 1 else [1]
     else:
-        raise EngineError("FORMAT", f"unknown deal order {order!r}")
+        raise EngineError.coded("FORMAT", "deal.unknown_order", order=order)
     return [cycle[i % players] for i in range(cards)]
 
 
@@ -68,11 +68,10 @@ def _rules(rs: RuleSet | None) -> RuleSet:
 def _check_feasible(board: Board, players: int, caps: Mapping[str, int], quotas: Mapping[int, int]) -> None:
     for name, c in board.continents.items():
         if caps[name] * players < len(c.territories):
-            raise EngineError(
-                "D-50", f"no deal for {players} players keeps everyone within {caps[name]} of {name}'s {len(c.territories)}"
-            )
+            raise EngineError.coded("D-50", "deal.continent_impossible", players=players, most=caps[name],
+                                    continent=name, n=len(c.territories))
     if max(quotas.values()) > sum(caps.values()):
-        raise EngineError("D-50", f"no deal for {players} players satisfies the continent limits")
+        raise EngineError.coded("D-50", "deal.limits_impossible", players=players)
 
 
 Layout = tuple[tuple[str, ...], tuple[int, ...], tuple[str, ...], tuple[tuple[int, int], ...]]
@@ -241,7 +240,7 @@ class _CountingPlan:
         for i, territories in enumerate(self.territories):
             splits, cumulative = self.choices(i, left)
             if not cumulative:
-                raise EngineError("D-50", "no deal satisfies the continent limits")
+                raise EngineError.coded("D-50", "deal.limits_unmet")
             split = splits[bisect_right(cumulative, rng.randbelow(cumulative[-1]))]
             seats = [seat for seat, x in enumerate(split, start=1) for _ in range(x)]
             rng.shuffle(seats)
@@ -274,7 +273,7 @@ def deal(board: Board, players: int, seed: str, rs: RuleSet | None = None) -> di
         owners = _shuffled_deal(board, sequence, rng, caps)
         if owners is not None:
             return _in_board_order(board, owners)
-    raise EngineError("D-50", f"no valid deal found for {players} players in {MAX_ATTEMPTS} attempts")
+    raise EngineError.coded("D-50", "deal.not_found", players=players, attempts=MAX_ATTEMPTS)
 
 
 def plain_deal(board: Board, players: int, seed: str, rs: RuleSet | None = None) -> dict[str, int]:
@@ -291,17 +290,22 @@ def _in_board_order(board: Board, owners: Mapping[str, int]) -> dict[str, int]:
 
 def check_deal(board: Board, owners: Mapping[str, int], players: int, rs: RuleSet | None = None) -> list[tuple[str, str]]:
     """Every way a recorded deal breaks D-DEAL or D-50, as (rule id, message)."""
+    return [(v.rule, v.message) for v in deal_problems(board, owners, players, rs)]
+
+
+def deal_problems(board: Board, owners: Mapping[str, int], players: int, rs: RuleSet | None = None) -> list[Violation]:
+    """Every way a recorded deal breaks D-DEAL or D-50, each with its message code."""
     rs = _rules(rs)
-    problems: list[tuple[str, str]] = []
+    problems: list[Violation] = []
     unknown = sorted(t for t in owners if t not in board.territories)
     if unknown:
-        problems.append(("FORMAT", f"the deal names unknown territories {unknown}"))
+        problems.append(Violation.coded(None, "FORMAT", "deal.unknown_territories", territories=unknown))
     missing = [t for t in board.names if t not in owners]
     if missing:
-        problems.append(("D-DEAL", f"the deal leaves {len(missing)} territories without an owner: {missing}"))
+        problems.append(Violation.coded(None, "D-DEAL", "deal.unowned", n=len(missing), territories=missing))
     bad_seats = sorted({s for s in owners.values() if not (isinstance(s, int) and 1 <= s <= players)}, key=str)
     if bad_seats:
-        problems.append(("D-DEAL", f"the deal gives territories to seats {bad_seats}, not 1..{players}"))
+        problems.append(Violation.coded(None, "D-DEAL", "deal.bad_seats", seats=bad_seats, players=players))
         return problems
     expected = territories_per_seat(players, len(board.names), rs.deal_order)
     got = dict.fromkeys(range(1, players + 1), 0)
@@ -309,13 +313,14 @@ def check_deal(board: Board, owners: Mapping[str, int], players: int, rs: RuleSe
         if t in board.territories:
             got[seat] += 1
     if not missing and not unknown and got != expected:
-        wrong = ", ".join(f"seat {s} has {got[s]} (should have {expected[s]})" for s in expected if got[s] != expected[s])
-        problems.append(("D-DEAL", f"territories per seat do not follow the deal order: {wrong}"))
+        problems.extend(Violation.coded(None, "D-DEAL", "deal.wrong_count", seat=s, n=got[s], expected=expected[s])
+                        for s in expected if got[s] != expected[s])
     if rs.deal_max_continent_share is not None:
         caps = continent_caps(board, rs.deal_max_continent_share)
         for name, c in board.continents.items():
             for seat in range(1, players + 1):
                 n = sum(1 for t in c.territories if owners.get(t) == seat)
                 if n > caps[name]:
-                    problems.append(("D-50", f"seat {seat} received {n} territories of {name} (at most {caps[name]})"))
+                    problems.append(Violation.coded(None, "D-50", "deal.continent_share", seat=seat, n=n,
+                                                    continent=name, most=caps[name]))
     return problems

@@ -96,7 +96,7 @@ def _cards(data: Any) -> list[dict[str, Any]]:
         return [{"id": str(k), "territories": v} for k, v in data.items()]
     if isinstance(data, list):
         return [c if isinstance(c, dict) else {"id": None, "bad": c} for c in data]
-    raise EngineError("FORMAT", "an objective deck is a list of cards or an object of card id → territories")
+    raise EngineError.coded("FORMAT", "objective.deck_shape")
 
 
 def load_deck(
@@ -113,43 +113,43 @@ def load_deck(
     try:
         cards = _cards(data)
     except EngineError as err:
-        return {}, [Violation(None, err.rule, err.message)]
+        return {}, [err.violation()]
     for index, raw in enumerate(cards):
         card_id = raw.get("id")
         if not isinstance(card_id, str) or not card_id:
-            problems.append(Violation(None, "FORMAT", f"objective card #{index + 1} has no id"))
+            problems.append(Violation.coded(None, "FORMAT", "objective.no_id", n=index + 1))
             continue
         if card_id in deck:
-            problems.append(Violation(None, "O-RTU", f"objective {card_id}: the id appears twice"))
+            problems.append(Violation.coded(None, "O-RTU", "objective.id_twice", card=card_id))
             continue
         kind = raw.get("kind", "territories")
         if kind not in KINDS:
-            problems.append(Violation(None, "FORMAT", f"objective {card_id}: unknown kind {kind!r}"))
+            problems.append(Violation.coded(None, "FORMAT", "objective.unknown_kind", card=card_id, kind=kind))
             continue
         if kind != "territories":
             deck[card_id] = _classic_card(card_id, raw, board, problems)
             continue
         names = raw.get("territories")
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            problems.append(Violation(None, "FORMAT", f"objective {card_id}: territories must be a list of names"))
+            problems.append(Violation.coded(None, "FORMAT", "objective.territories_not_list", card=card_id))
             continue
         known: set[str] = set()
         for name in names:
             canonical = board.canonical(name)
             if canonical is None:
-                problems.append(Violation(None, "O-RTU", f"objective {card_id}: unknown territory {name!r}"))
+                problems.append(Violation.coded(None, "O-RTU", "objective.unknown_territory", card=card_id, territory=name))
             elif canonical in known:
-                problems.append(Violation(None, "O-RTU", f"objective {card_id}: {canonical} is listed twice"))
+                problems.append(Violation.coded(None, "O-RTU", "objective.listed_twice", card=card_id, territory=canonical))
             else:
                 known.add(canonical)
         territories = frozenset(known)
         if not territories:
-            problems.append(Violation(None, "O-RTU", f"objective {card_id}: no territories"))
+            problems.append(Violation.coded(None, "O-RTU", "objective.no_territories", card=card_id))
         elif not _connected(board, territories):
-            problems.append(Violation(None, "O-RTU", f"objective {card_id}: its territories are not connected"))
+            problems.append(Violation.coded(None, "O-RTU", "objective.not_connected", card=card_id))
         points = sum(board.territories[t].value for t in territories)
         if total is not None and territories and len(known) == len(names) and points != total:
-            problems.append(Violation(None, "O-RTU", f"objective {card_id}: worth {points} points, not {total}"))
+            problems.append(Violation.coded(None, "O-RTU", "objective.worth", card=card_id, points=points, total=total))
         deck[card_id] = Objective(card_id, str(raw.get("name") or card_id), territories)
     return deck, problems
 
@@ -163,7 +163,8 @@ def _classic_card(card_id: str, raw: Mapping[str, Any], board: Board, problems: 
         for cname in raw.get("continents", []):
             canonical = board.canonical_continent(cname)
             if canonical is None:
-                problems.append(Violation(None, "O-CLASSIC", f"objective {card_id}: unknown continent {cname!r}"))
+                problems.append(Violation.coded(None, "O-CLASSIC", "objective.unknown_continent", card=card_id,
+                                                continent=cname))
                 continue
             continents.append(canonical)
             territories.update(board.continents[canonical].territories)
@@ -172,7 +173,7 @@ def _classic_card(card_id: str, raw: Mapping[str, Any], board: Board, problems: 
         )
     count = raw.get("fallback_count" if kind == "destroy_colour" else "count", 24)
     if not isinstance(count, int) or not 0 < count <= len(board.names):
-        problems.append(Violation(None, "O-CLASSIC", f"objective {card_id}: invalid territory count {count!r}"))
+        problems.append(Violation.coded(None, "O-CLASSIC", "objective.bad_count", card=card_id, count=count))
         count = 24
     return Objective(
         card_id,

@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.board import Board
 from engine.closure import ClosureState
-from engine.deal import check_deal, deal
+from engine.deal import deal, deal_problems
 from engine.dice import resolve
 from engine.endings import Ending, FinalBoard, FinalPlayer, objective_rule
 from engine.exact import Number, number
@@ -55,8 +55,6 @@ class Replay:
         self.violations: list[Violation] = []
         borders = self.board.borders or {}
         self.adj: dict[str, frozenset[str]] = {t: frozenset(borders.get(t, ())) for t in self.board.territories}
-        self.no_borders = (f"map {self.board.id!r} is a scoring-only map: its borders are not in our sources, "
-                           "so attacks and moves on it cannot be checked (score its final board instead)")
         self.continents = [(frozenset(c.territories), c.bonus) for c in self.board.continents.values()]
         self.owner: dict[str, int] = {}
         self.armies: dict[str, int] = {}
@@ -103,8 +101,12 @@ class Replay:
         self.moved = False
 
     # ------------------------------------------------------------------ helpers
-    def flag(self, event: int | None, rule: str, message: str) -> None:
-        self.violations.append(Violation(event, rule, message))
+    def flag(self, event: int | None, rule: str, code: str, **params: Any) -> None:
+        """A violation by its message code (engine.messages) and parameters."""
+        self.violations.append(Violation.coded(event, rule, code, **params))
+
+    def flag_error(self, event: int | None, exc: EngineError) -> None:
+        self.violations.append(exc.violation(event))
 
     def set_owner(self, territory: str, seat: int) -> None:
         old = self.owner.get(territory)
@@ -147,30 +149,30 @@ class Replay:
     def setup_deal(self) -> bool:
         rec, rs, board = self.record, self.rs, self.board
         if not rs.min_players <= self.n <= rs.max_players:
-            self.flag(None, "T-SIZE", f"{self.n} players; rule set {rs.id} plays with {rs.min_players}–{rs.max_players}")
+            self.flag(None, "T-SIZE", "replay.players_out_of_range", n=self.n, ruleset=rs.id,
+                      least=rs.min_players, most=rs.max_players)
         owners: dict[str, int] | None = dict(rec.deal_owners) if rec.deal_owners is not None else None
         if rec.deal_seed is not None:
             try:
                 seeded = deal(board, self.n, rec.deal_seed, rs)
             except EngineError as exc:
-                self.flag(None, exc.rule, exc.message)
+                self.flag_error(None, exc)
                 seeded = None
             if seeded is not None:
                 if owners is None:
                     owners = dict(seeded)
                 elif owners != dict(seeded):
                     wrong = sorted(t for t in board.territories if owners.get(t) != seeded.get(t))
-                    self.flag(None, "D-DEAL", f"owners disagree with the deal of seed {rec.deal_seed!r} on "
-                              f"{len(wrong)} territories (e.g. {', '.join(wrong[:3])})")
+                    self.flag(None, "D-DEAL", "replay.deal_disagrees", seed=rec.deal_seed, n=len(wrong),
+                              examples=", ".join(wrong[:3]))
         if owners is None:
             return False
         missing = [t for t in board.territories if t not in owners]
         if missing:
-            self.flag(None, "D-DEAL", f"{len(missing)} territories not dealt (e.g. {', '.join(missing[:3])})")
+            self.flag(None, "D-DEAL", "replay.not_dealt", n=len(missing), examples=", ".join(missing[:3]))
             return False
         if rec.deal_seed is None or rec.deal_owners is not None:
-            for rule, message in check_deal(board, owners, self.n, rs):
-                self.flag(None, rule, message)
+            self.violations.extend(deal_problems(board, owners, self.n, rs))
         for seat in range(1, self.n + 1):
             self.count[seat] = 0
             self.total[seat] = 0
@@ -187,16 +189,15 @@ class Replay:
             try:
                 loaded, problems = load_deck({"cards": cards}, self.board)
             except EngineError as exc:
-                loaded, problems = {}, [Violation(None, exc.rule, exc.message)]
-            for problem in problems:
-                self.flag(None, problem.rule, problem.message)
+                loaded, problems = {}, [exc.violation()]
+            self.violations.extend(problems)
             deck.update(loaded)
         for player in self.record.players:
             if player.objective is None:
                 continue
             card = deck.get(player.objective)
             if card is None:
-                self.flag(None, "FORMAT", f"seat {player.seat}'s objective {player.objective!r} is not a known card")
+                self.flag(None, "FORMAT", "replay.unknown_objective", seat=player.seat, card=player.objective)
             else:
                 self.objectives[player.objective] = card
                 self.seat_objective[player.seat] = card
@@ -301,15 +302,15 @@ class Replay:
             if self.pending is not None and kind != "advance":
                 self._missed_advance(i)
             if self.ended_by is not None:
-                flag(i, self._end_rule(), f"the game ended at event {self.ended_at} ({self.ended_by}); no event may follow")
+                flag(i, self._end_rule(), "replay.after_end", at=self.ended_at, ended_by=self.ended_by)
                 break
             if ev.seat is not None and ev.seat != self.seat:
-                flag(i, "T-ORDER", f"event for seat {ev.seat} during seat {self.seat}'s turn")
+                flag(i, "T-ORDER", "replay.out_of_turn", by=ev.seat, seat=self.seat)
             if self.roll_at is not None and kind != "end_turn":
-                flag(i, "E-SDADATA", f"the sdadata roll (event {self.roll_at}) comes immediately before end_turn")
+                flag(i, "E-SDADATA", "replay.sdadata_not_last", at=self.roll_at)
             if self.phase < 2 and kind in _WHAT:
                 if self.to_place > 0:
-                    flag(i, "R-PLACE", f"seat {self.seat} left {self.to_place} reinforcements unplaced before {_WHAT[kind]}")
+                    flag(i, "R-PLACE", f"replay.unplaced_before_{kind}", seat=self.seat, n=self.to_place)
                 self.phase = 2
             handlers[kind](i, ev)
         self._close(len(events))
@@ -323,7 +324,7 @@ class Replay:
         start = rs.starting_armies.get(n)
         left = {s: max(0, start - self.count[s]) if start is not None else 0 for s in range(1, n + 1)}
         if start is None:
-            flag(None, "D-ARMIES", f"rule set {rs.id} has no starting armies for {n} players")
+            flag(None, "D-ARMIES", "replay.no_starting_armies", ruleset=rs.id, n=n)
         i = 0
         expired: list[int] = []
         setup_seat = 1
@@ -340,16 +341,15 @@ class Replay:
                     expired.append(i)
                     i += 1
                     continue
-                flag(i, "D-ARMIES", f"set-up is not finished: seat {setup_seat} still has {left[setup_seat]} armies to place")
+                flag(i, "D-ARMIES", "replay.setup_unfinished", seat=setup_seat, n=left[setup_seat])
                 break
             if ev.seat is not None and ev.seat != setup_seat:
-                flag(i, "T-ORDER", f"set-up placement by seat {ev.seat}; it is seat {setup_seat}'s turn to place")
+                flag(i, "T-ORDER", "replay.setup_out_of_turn", by=ev.seat, seat=setup_seat)
             if owner[ev.territory] != setup_seat:
-                flag(i, "D-ARMIES", f"seat {setup_seat} places on {ev.territory}, which it does not hold")
+                flag(i, "D-ARMIES", "replay.place_foreign", seat=setup_seat, territory=ev.territory)
             placed = ev.armies
             if placed > chunk:
-                flag(i, "D-ARMIES", f"seat {setup_seat} places {placed} armies; {chunk} due now "
-                     f"({per_placement} at a time)")
+                flag(i, "D-ARMIES", "replay.setup_too_many", seat=setup_seat, n=placed, due=chunk, per=per_placement)
                 placed = chunk
             armies[ev.territory] += placed
             self.total[owner[ev.territory]] += placed
@@ -367,7 +367,7 @@ class Replay:
             try:
                 closure = closure.time_expired()
             except EngineError as exc:
-                self.flag(k, exc.rule, exc.message)
+                self.flag_error(k, exc)
         self.closure = closure
         self.rounds = 1
         self._begin_turn(first, 1)
@@ -401,7 +401,7 @@ class Replay:
         """A-OCCUPY: a conquest not followed by its advance; the minimum advance is made for it."""
         assert self.pending is not None
         p_ev, p_from, p_to, p_dice = self.pending
-        self.flag(i, "A-OCCUPY", f"{p_to} was conquered at event {p_ev} but no advance followed")
+        self.flag(i, "A-OCCUPY", "replay.missed_advance", territory=p_to, at=p_ev)
         self._advance(self.seat, p_from, p_to, p_dice)
         self.pending = None
         if self.ending is not None:
@@ -412,21 +412,21 @@ class Replay:
         """C-TRIS: three cards for armies, once, at the start of the turn (TURN-PHASES)."""
         seat = self.seat
         if self.phase > 0 or self.tris_done:
-            self.flag(i, "TURN-PHASES", "a tris is played once, at the start of the turn, before placing")
+            self.flag(i, "TURN-PHASES", "replay.tris_late")
         self.tris_done = True
         cards = ev.cards
         if len(cards) != 3:
-            self.flag(i, "C-TRIS", f"a tris is 3 cards, not {len(cards)}")
+            self.flag(i, "C-TRIS", "replay.tris_size", n=len(cards))
             return
         value = self.tris_value(cards)
         if value is None:
-            self.flag(i, "C-TRIS", f"{', '.join(cards)} is not a tris")
+            self.flag(i, "C-TRIS", "replay.not_a_tris", cards=", ".join(cards))
             return
         if self.track_cards:
             for card in cards:
                 held = self.hand_card(seat, card)
                 if held is None:
-                    self.flag(i, "C-TRIS", f"seat {seat} does not hold the card {card}")
+                    self.flag(i, "C-TRIS", "replay.card_not_held", seat=seat, card=card)
                 else:
                     self.discards.append(held)
         owner = self.owner
@@ -439,19 +439,19 @@ class Replay:
         """R-PLACE, R-BASE, D-CAP: reinforcements on the seat's own territories, before attacking."""
         seat = self.seat
         if self.phase >= 2:
-            self.flag(i, "R-PLACE", "reinforcements placed after the first attack")
+            self.flag(i, "R-PLACE", "replay.place_after_attack")
         self.phase = 1
         territory = ev.territory
         placed = ev.armies
         if self.owner[territory] != seat:
-            self.flag(i, "R-PLACE", f"seat {seat} places on {territory}, which it does not hold")
+            self.flag(i, "R-PLACE", "replay.place_foreign", seat=seat, territory=territory)
             return
         to_place, base_left = self.to_place, self.base_left
         if placed > to_place:
             if placed <= base_left:
-                self.flag(i, "D-CAP", f"seat {seat} places {placed}; only {to_place} more fit under {self.rs.army_cap} armies")
+                self.flag(i, "D-CAP", "replay.over_cap", seat=seat, n=placed, room=to_place, cap=self.rs.army_cap)
             else:
-                self.flag(i, "R-BASE", f"seat {seat} places {placed} armies; {base_left} left of its reinforcements")
+                self.flag(i, "R-BASE", "replay.over_allowance", seat=seat, n=placed, left=base_left)
         self.to_place = max(0, to_place - placed)
         self.base_left = max(0, base_left - placed)
         self.armies[territory] += placed
@@ -463,18 +463,18 @@ class Replay:
         """A-SRC, A-ADJ and the dice; the record's dice decide the losses (A-RESOLVE)."""
         seat, owner, armies, flag = self.seat, self.owner, self.armies, self.flag
         if self.phase > 2:
-            flag(i, "TURN-PHASES", "attack after the strategic move")
+            flag(i, "TURN-PHASES", "replay.attack_after_move")
         src, dst = ev.src, ev.dst
         legal_source = owner[src] == seat
         if not legal_source:
-            flag(i, "A-SRC", f"seat {seat} attacks from {src}, which it does not hold")
+            flag(i, "A-SRC", "replay.attack_from_foreign", seat=seat, territory=src)
         if owner[dst] == seat:
-            flag(i, "A-ADJ", f"{dst} is seat {seat}'s own territory")
+            flag(i, "A-ADJ", "replay.attack_own", territory=dst, seat=seat)
             return
         if self.scoring_only:
-            flag(i, "B-MAP", self.no_borders)
+            flag(i, "B-MAP", "replay.no_borders", map=self.board.id)
         elif dst not in self.adj[src]:
-            flag(i, "A-ADJ", f"{src} does not border {dst}")
+            flag(i, "A-ADJ", "replay.not_bordering", src=src, dst=dst)
         a_dice, d_dice = ev.attacker, ev.defender
         on_src, on_dst = armies[src], armies[dst]
         if not self._dice_allowed(i, src, a_dice, d_dice, on_src, on_dst):
@@ -496,20 +496,19 @@ class Replay:
         a_n, d_n = len(a_dice), len(d_dice)
         max_att, max_def = self.max_att, self.max_def
         if on_src < 2:
-            self.flag(i, "A-SRC", f"{src} has {on_src} army; an attack needs at least 2")
+            self.flag(i, "A-SRC", "replay.attack_one_army", territory=src, armies=on_src)
         elif not 1 <= a_n <= min(max_att, on_src - 1):
-            self.flag(i, "A-SRC", f"attacker rolled {a_n} dice from {on_src} armies (1 to {min(max_att, on_src - 1)})")
+            self.flag(i, "A-SRC", "replay.attacker_dice", n=a_n, armies=on_src, most=min(max_att, on_src - 1))
         if self.def_max:
             if d_n != min(max_def, on_dst):
-                self.flag(i, "RTU-DEF-MAX",
-                          f"defender rolled {d_n} dice with {on_dst} armies; must roll {min(max_def, on_dst)}")
+                self.flag(i, "RTU-DEF-MAX", "replay.defender_must_roll", n=d_n, armies=on_dst, due=min(max_def, on_dst))
         elif not 1 <= d_n <= min(max_def, on_dst):
-            self.flag(i, "RTU-DEF-MAX", f"defender rolled {d_n} dice with {on_dst} armies (1 to {min(max_def, on_dst)})")
+            self.flag(i, "RTU-DEF-MAX", "replay.defender_dice", n=d_n, armies=on_dst, most=min(max_def, on_dst))
         if self.att_ge_def and a_n < d_n:
-            self.flag(i, "RTU-ATT-DICE", f"attacker rolled {a_n} dice against {d_n}")
+            self.flag(i, "RTU-ATT-DICE", "replay.attacker_fewer", n=a_n, against=d_n)
         if (a_dice not in _ROLLS or d_dice not in _ROLLS) and (
                 not a_n or not d_n or not all(d in DIE_FACES for d in a_dice + d_dice)):
-            self.flag(i, "A-RESOLVE", f"a roll is 1 to 3 dice of 1 to 6, not {list(a_dice)} against {list(d_dice)}")
+            self.flag(i, "A-RESOLVE", "replay.bad_roll", attacker=list(a_dice), defender=list(d_dice))
             return False
         return True
 
@@ -531,7 +530,7 @@ class Replay:
         """A-OCCUPY: at least as many armies as dice of the last roll, leaving one behind."""
         pending = self.pending
         if pending is None:
-            self.flag(i, "A-OCCUPY", "advance without a territory just conquered")
+            self.flag(i, "A-OCCUPY", "replay.advance_without_conquest")
             return
         _, src, dst, dice_n = pending
         self.pending = None
@@ -539,10 +538,10 @@ class Replay:
         amount = ev.armies
         most = armies[src] - 1
         if amount < dice_n:
-            self.flag(i, "A-OCCUPY", f"advanced {amount} armies into {dst}; at least {dice_n} (dice of the last roll)")
+            self.flag(i, "A-OCCUPY", "replay.advance_too_few", n=amount, territory=dst, dice=dice_n)
             amount = min(dice_n, most)
         if amount > most:
-            self.flag(i, "A-OCCUPY", f"advanced {amount} armies from {src}, which has {armies[src]}: leave at least 1")
+            self.flag(i, "A-OCCUPY", "replay.advance_too_many", n=amount, territory=src, armies=armies[src])
             amount = most
         if amount < 1:
             return
@@ -551,7 +550,7 @@ class Replay:
         seat = self.seat
         if (self.garrison and amount > dice_n and armies[src] < self.garrison
                 and self.borders_enemy(src, seat)):
-            self.flag(i, "RTU-GARRISON", f"the extra advance leaves {armies[src]} on {src}, which borders an enemy")
+            self.flag(i, "RTU-GARRISON", "replay.advance_garrison", armies=armies[src], territory=src)
         if self.ending is not None:
             self.ended_by, self.ended_at = self.ending, i
         elif self.objective_met(seat):
@@ -561,33 +560,33 @@ class Replay:
         """M-MOVE: one strategic move per turn, between two bordering territories of the seat."""
         seat, armies = self.seat, self.armies
         if self.moved or self.phase > 2:
-            self.flag(i, "M-MOVE", "one strategic move per turn")
+            self.flag(i, "M-MOVE", "replay.second_move")
         self.moved = True
         self.phase = 3
         src, dst, amount = ev.src, ev.dst, ev.armies
         if self.owner[src] != seat or self.owner[dst] != seat:
-            self.flag(i, "M-MOVE", f"a strategic move is between two of seat {seat}'s territories ({src} → {dst})")
+            self.flag(i, "M-MOVE", "replay.move_foreign", seat=seat, src=src, dst=dst)
             return
         if self.scoring_only:
-            self.flag(i, "B-MAP", self.no_borders)
+            self.flag(i, "B-MAP", "replay.no_borders", map=self.board.id)
         elif dst not in self.adj[src]:
-            self.flag(i, "M-MOVE", f"{src} does not border {dst}")
+            self.flag(i, "M-MOVE", "replay.not_bordering", src=src, dst=dst)
         if amount >= armies[src]:
-            self.flag(i, "M-MOVE", f"moved {amount} of {armies[src]} armies from {src}: leave at least 1")
+            self.flag(i, "M-MOVE", "replay.move_too_many", n=amount, armies=armies[src], territory=src)
             amount = armies[src] - 1
             if amount < 1:
                 return
         armies[src] -= amount  # both territories are the seat's: its total does not change
         armies[dst] += amount
         if self.garrison and armies[src] < self.garrison and self.borders_enemy(src, seat):
-            self.flag(i, "RTU-GARRISON", f"the move leaves {armies[src]} on {src}, which borders an enemy")
+            self.flag(i, "RTU-GARRISON", "replay.move_garrison", armies=armies[src], territory=src)
         if self.objectives and self.objective_met(seat):
             self.ended_by, self.ended_at = Ending.OBJECTIVE, i
 
     def _on_sdadata(self, i: int, ev: Event) -> None:
         """E-SDADATA: at most one roll per turn; its dice are judged at the end of the turn."""
         if self.roll is not None:
-            self.flag(i, "E-SDADATA", "one sdadata roll per turn")
+            self.flag(i, "E-SDADATA", "replay.second_sdadata")
         self.roll, self.roll_at = ev.dice, i
         self.phase = 3
 
@@ -596,7 +595,7 @@ class Replay:
         try:
             self.closure = self.closure.time_expired()
         except EngineError as exc:
-            self.flag(i, exc.rule, exc.message)
+            self.flag_error(i, exc)
 
     def _on_end_turn(self, i: int, ev: Event) -> None:
         """C-DRAW, then the closure (E-SDADATA, E-BAR, E-SUPP, S-TA) ends the game or the turn."""
@@ -606,7 +605,7 @@ class Replay:
         try:
             closure = self.closure.end_turn(seat, self.conquered, roll)
         except EngineError as exc:
-            self.flag(roll_at if roll is not None and roll_at is not None else i, exc.rule, exc.message)
+            self.flag_error(roll_at if roll is not None and roll_at is not None else i, exc)
             closure = self.closure.end_turn(seat, self.conquered, _fix_roll(self.closure, self.conquered, roll))
         self.closure = closure
         self.rounds = closure.round
@@ -637,9 +636,7 @@ class Replay:
 
     def _eliminate(self, i: int, seat: int, loser: int, too_early: bool) -> None:
         if too_early:
-            self.flag(i, "A-ELIM", f"seat {loser} eliminated in round ≤ {self.rs.elimination_from_round - 1}: "
-                      "the last territory may not be taken before the end of round "
-                      f"{self.rs.elimination_from_round - 1}")
+            self.flag(i, "A-ELIM", "replay.early_elimination", seat=loser, round=self.rs.elimination_from_round - 1)
         self.eliminated.append(loser)
         self.eliminated_by[loser] = seat
         if self.track_cards:
@@ -647,27 +644,27 @@ class Replay:
             self.hands[loser] = []
             limit = self.rs.hand_limit
             if limit is not None and len(self.hands[seat]) > limit:
-                self.flag(i, "C-HAND7", f"seat {seat} takes seat {loser}'s cards and holds {len(self.hands[seat])}; "
-                          f"at most {limit}")
+                self.flag(i, "C-HAND7", "replay.hand_after_elimination", seat=seat, loser=loser,
+                          n=len(self.hands[seat]), limit=limit)
 
     def _draw(self, i: int, seat: int, conquered: int, draw: str | None) -> None:
         if conquered == 0:
             if draw is not None:
-                self.flag(i, "C-DRAW", f"seat {seat} drew {draw} without conquering a territory")
+                self.flag(i, "C-DRAW", "replay.draw_without_conquest", seat=seat, card=draw)
             return
         if draw is None:
-            self.flag(i, "C-DRAW", f"seat {seat} conquered {conquered} and must draw one card")
+            self.flag(i, "C-DRAW", "replay.no_draw", seat=seat, n=conquered)
             return
         card = self.take_from_deck(draw)
         if card is None:
-            self.flag(i, "C-DRAW", f"the card {draw} is not in the deck (held or discarded)")
+            self.flag(i, "C-DRAW", "replay.card_not_in_deck", card=draw)
             return
         self.hands[seat].append(card)
         if not self.deck:
             self.exhaustions += 1
         limit = self.rs.hand_limit
         if limit is not None and len(self.hands[seat]) > limit:
-            self.flag(i, "C-HAND7", f"seat {seat} holds {len(self.hands[seat])} cards; at most {limit}")
+            self.flag(i, "C-HAND7", "replay.hand_limit", seat=seat, n=len(self.hands[seat]), limit=limit)
 
     # ------------------------------------------------------------------ result
     def verdict(self) -> Verdict:
@@ -692,7 +689,7 @@ class Replay:
                 system=self.rs.default_scoring,
             )
         except EngineError as exc:
-            self.flag(None, exc.rule, exc.message)
+            self.flag_error(None, exc)
             return []
         return [_score_dict(s) for s in result]
 
@@ -749,8 +746,7 @@ def _fix_roll(closure: ClosureState, conquered: int, roll: tuple[int, ...] | Non
 
 
 _THREE = {"fanti": "three_fanti", "cannoni": "three_cannoni", "cavalieri": "three_cavalieri"}
-_WHAT = {"attack": "the first attack", "move": "the strategic move", "end_turn": "the end of the turn",
-         "sdadata": "the sdadata"}
+_WHAT = frozenset({"attack", "move", "end_turn", "sdadata"})  # the events that end the reinforcements
 
 
 def adjudicate(source: str | bytes | Mapping[str, Any] | object) -> dict[str, Any]:
@@ -765,7 +761,7 @@ def adjudicate_parsed(parsed: ParseResult) -> Verdict:
     try:
         game.run()
     except Exception as exc:  # noqa: BLE001 - the contract: never a crash (tests assert this net stays unused)
-        game.flag(None, "FORMAT", f"record could not be replayed: {type(exc).__name__}: {exc}")
+        game.flag(None, "FORMAT", "replay.crashed", error=f"{type(exc).__name__}: {exc}")
         game.ended_by = Ending.INCOMPLETE
     return game.verdict()
 

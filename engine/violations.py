@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.messages import english
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -16,6 +18,11 @@ class Violation:
     # (e.g. "board.unowned") and its parameters. Empty when the English message is all there is.
     code: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def coded(cls, event: int | None, rule: str, code: str, **params: Any) -> Violation:
+        """A finding said by its code (engine.messages): the English message comes from it."""
+        return cls(event, rule, english(code, params), code, params)
 
     def as_dict(self) -> dict[str, object]:
         return {"event": self.event, "rule": self.rule, "message": self.message}
@@ -30,3 +37,11 @@ class EngineError(Exception):
         self.message = message  # English, without the rule id
         self.code = code  # a message code a page translates (see Violation.code)
         self.params = dict(params or {})
+
+    @classmethod
+    def coded(cls, rule: str, code: str, **params: Any) -> EngineError:
+        """A refusal said by its code (engine.messages): the English message comes from it."""
+        return cls(rule, english(code, params), code, params)
+
+    def violation(self, event: int | None = None) -> Violation:
+        return Violation(event, self.rule, self.message, self.code, self.params)

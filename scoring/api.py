@@ -128,6 +128,28 @@ class ConfirmAPI(APIView):
         return Response(ConfirmationSerializer(conf).data, status=status.HTTP_201_CREATED)
 
 
+class WithdrawCorrectionAPI(APIView):
+    permission_classes = [AllowAny]  # its author or an organizer: the service decides (403 for others)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: TableResultsSerializer,
+            400: OpenApiResponse(description="Not a correction waiting for confirmation (rule CONFIRM)."),
+            403: OpenApiResponse(description="Neither the correction's author nor an organizer (rule CONFIRM)."),
+        },
+        summary="Withdraw a correction nobody has confirmed yet (its author or an organizer)",
+        description="The confirmed result keeps counting; the table's result as it now stands is returned.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        sub = get_object_or_404(ResultSubmission.objects.select_related("table__game__tournament"), pk=pk)
+        state = services.withdraw_correction(actor=request.user, submission=sub)
+        return Response({
+            "table": state.table.pk, "status": state.status, "version": state.version,
+            "submissions": SubmissionSerializer(state.submissions, many=True).data,
+        })
+
+
 class FormatAPI(TournamentScoped, APIView):
     """Format presets (scoring/presets.py): every preset with all its numbers, the one chosen,
     and (organizer) choosing one with the changes it allows."""

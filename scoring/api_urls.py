@@ -24,4 +24,5 @@ urlpatterns = [
     path("players/<id:pk>/versus/<id:other>/", history_api.HeadToHeadAPI.as_view(), name="api-head-to-head"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="api-national-ranking"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="api-national-ranking-year"),
+    path("scoring/results/<id:pk>/withdraw/", api.WithdrawCorrectionAPI.as_view(), name="api-result-withdraw"),
 ]

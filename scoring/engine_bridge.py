@@ -86,14 +86,22 @@ def _name_seats(message: str, seats: Sequence[SeatInfo]) -> str:
     )
 
 
+SEAT_PARAMS = frozenset({"seat", "turn", "by", "loser"})  # parameters that are seat numbers (engine.messages)
+
+
 def _named(v: Violation, seats: Sequence[SeatInfo]) -> str:
-    """The violation in the page's language (config.engine_messages), seats with their players."""
+    """The violation in the page's language (config.engine_messages), seats with their players;
+    a recorded game's violation says its event first."""
     if not v.code:
-        return f"{v.rule}: {_name_seats(v.message, seats)}"
-    names = {s.seat: s.name for s in seats}
-    params = {k: (f"{x} ({names[x]})" if k in ("seat", "turn") and isinstance(x, int) and x in names else x)
-              for k, x in v.params.items()}
-    return f"{v.rule}: {describe(v.code, params, v.message)}"
+        text = f"{v.rule}: {_name_seats(v.message, seats)}"
+    else:
+        names = {s.seat: s.name for s in seats}
+        params = {k: (f"{x} ({names[x]})" if k in SEAT_PARAMS and isinstance(x, int) and x in names else x)
+                  for k, x in v.params.items()}
+        text = f"{v.rule}: {describe(v.code, params, v.message)}"
+    if v.event is None:
+        return text
+    return _("event %(event)s: %(violation)s") % {"event": v.event, "violation": text}
 
 
 def _refuse(violations: Sequence[Violation], seats: Sequence[SeatInfo]) -> DomainError:
@@ -322,14 +330,12 @@ def board_from_record(ctx: Context, seats: Sequence[SeatInfo], record: Any) -> t
     try:
         game.run()
     except Exception as exc:  # noqa: BLE001 - the engine's own net: never a 500
-        raise DomainError(f"record could not be replayed: {exc}", field="record", rule="FORMAT") from None
+        crashed = Violation.coded(None, "FORMAT", "replay.crashed", error=f"{type(exc).__name__}: {exc}")
+        raise DomainError(_named(crashed, seats), field="record", rule="FORMAT") from None
     verdict = game.verdict()
     if verdict.violations:
         v = verdict.violations[0]
-        text = "; ".join(
-            (f"event {x.event}: " if x.event is not None else "") + f"{x.rule}: {_name_seats(x.message, seats)}"
-            for x in verdict.violations[:5]
-        )
+        text = "; ".join(_named(x, seats) for x in verdict.violations[:5])
         raise DomainError(text, field="record", rule=v.rule)
     if not verdict.ended_by.ended:
         raise DomainError(_("The record stops before the end of the game."), field="record", rule="E-SDADATA")

@@ -44,21 +44,23 @@ def results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
     conf = selectors.settings_for(tournament)
     head = [_("Game"), _("Table"), _("Status"), _("Version"), _("Seat"), _("Player"), _("Game score"),
             _("Extra-objective points"), _("Armies"), _("Place"), _("Tournament points"), _("Eliminated"),
-            _("Ended by"), _("Short form")]
+            _("Ended by"), _("Short form"), _("Rehearsal game")]  # a rehearsal's results never count
     states = selectors.table_states(tournament)
     names = {p.pk: p.display_name for p in Player.objects.filter(
         pk__in={r.get("player") for st in states for s in st.submissions for r in s.scores})}
     rows = []
     for st in states:
         sub = st.counting(conf.publish_unconfirmed)
+        rehearsal = _("yes") if st.table.game.rehearsal else ""
         if sub is None:
-            rows.append([st.table.game.number, st.table.number, labels.result_status(st.status)] + [""] * 11)
+            rows.append([st.table.game.number, st.table.number, labels.result_status(st.status)] + [""] * 11
+                        + [rehearsal])
             continue
         for r in sorted(sub.scores, key=lambda r: r["seat"]):
             rows.append([st.table.game.number, st.table.number, labels.result_status(st.status), sub.number,
                          r["seat"], names.get(r.get("player"), ""), r["game_score"], r["extra_objective"],
                          r["armies"], r["place"], r["tournament_points"], r.get("eliminated") or "", sub.ended_by,
-                         _("yes") if sub.kind == "short" else ""])
+                         _("yes") if sub.kind == "short" else "", rehearsal])
     return head, rows
 
 

@@ -191,6 +191,32 @@ def confirm_result(*, actor: Any, submission: ResultSubmission, player: Player |
     return conf
 
 
+def withdraw_correction(*, actor: Any, submission: ResultSubmission) -> selectors.TableState:
+    """Take back a correction nobody has confirmed yet: the confirmed result keeps counting and the
+    standings lose their "correction pending" mark. Its author or an organizer may; the audit log
+    keeps the withdrawn version whole (who, when, before, after). Returns the table's new state."""
+    table = submission.table
+    tournament = _tournament(table)
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    if user is None or (submission.entered_by_id != user.pk and not is_organizer(user, tournament)):
+        raise PermissionDeniedError(
+            _("Only whoever entered this correction or an organizer of the tournament may withdraw it."),
+            rule="CONFIRM")
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        state = selectors.table_state(table)
+        if state.confirmed is None or submission.pk not in {s.pk for s in state.pending}:
+            raise DomainError(
+                _("Version %(v)s is not a correction waiting for confirmation: only those can be withdrawn.")
+                % {"v": submission.number}, field="version", rule="CONFIRM")
+        audit.record(actor=user, action="result.withdraw", obj=table, tournament=tournament,
+                     before=_snapshot(submission) | {"entered_by": submission.entered_by_id},
+                     after={"counts": state.confirmed.number})
+        submission.delete()  # never counted: the audit entry above keeps all of it
+        _invalidate(tournament)
+        return selectors.table_state(table)
+
+
 def update_settings(*, actor: Any, tournament: Tournament, publish_unconfirmed: bool | None = None,
                     best_n: int | None = None) -> ScoringSettings:
     if not is_organizer(actor, tournament):

@@ -15,6 +15,7 @@ urlpatterns = [
     path("t/<slug:slug>/results/table/<id:pk>/", views.table_page, name="table"),
     path("t/<slug:slug>/results/table/<id:pk>/enter/", views.enter_result, name="enter"),
     path("t/<slug:slug>/results/<id:pk>/confirm/", views.confirm, name="confirm"),
+    path("t/<slug:slug>/results/<id:pk>/withdraw/", views.withdraw_correction, name="withdraw"),
     path("t/<slug:slug>/results/workbook/", workbook_views.workbook_page, name="workbook"),
     path("workbooks/import/", workbook_views.import_page, name="workbook-import"),
     path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),

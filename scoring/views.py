@@ -9,6 +9,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -139,10 +140,15 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         and not (request.user.is_authenticated and latest.entered_by_id == request.user.pk)
     )
     pair = state.disputed_pair
+    # a correction nobody confirmed yet: its author or an organizer may take it back
+    can_withdraw = bool(
+        latest and state.pending_correction and request.user.is_authenticated
+        and (latest.entered_by_id == request.user.pk or is_organizer(request.user, tournament))
+    )
     return render(request, "scoring/table.html", {
         "tournament": tournament, "table": table, "state": state, "status_label": labels.result_status(state.status),
         "rows": selectors.submission_rows(counted, seats) if counted else [],
-        "counted": counted, "latest": latest, "staff": staff, "can_confirm": can_confirm,
+        "counted": counted, "latest": latest, "staff": staff, "can_confirm": can_confirm, "can_withdraw": can_withdraw,
         "latest_rows": selectors.submission_rows(latest, seats) if latest else [],
         "pair": [(s, selectors.submission_rows(s, seats)) for s in pair] if pair else None,
     })
@@ -157,6 +163,18 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
         messages.success(request, _("Result confirmed."))
+    except DomainError as exc:
+        refuse(request, exc)
+    return redirect("scoring:table", slug=tournament.slug, pk=sub.table_id)
+
+
+@require_POST
+def withdraw_correction(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    sub = get_object_or_404(ResultSubmission.objects.select_related("table__game"), pk=pk, tournament=tournament)
+    try:
+        services.withdraw_correction(actor=request.user, submission=sub)
+        messages.success(request, _("Correction withdrawn: the confirmed result still counts."))
     except DomainError as exc:
         refuse(request, exc)
     return redirect("scoring:table", slug=tournament.slug, pk=sub.table_id)

@@ -24,6 +24,7 @@ from tables import hooks, selectors, services
 from tables.knockout import rcu_finalists, rcu_semifinals
 from tables.models import Game, Seat, Table
 from tables.seating import SeatingError
+from tables.seating_text import seating_error_text
 from tournaments import audit
 from tournaments.models import Player, Registration, Tournament
 from tournaments.permissions import require_organizer
@@ -89,8 +90,7 @@ def _describe(pid: int, people: dict[int, Player], positions: dict[int, int]) ->
 
 
 def _seating_error(exc: SeatingError) -> DomainError:
-    return DomainError(exc.message + (" " + "; ".join(exc.options) if exc.options else ""),
-                       field="players", rule=exc.rule)
+    return DomainError(seating_error_text(exc), field="players", rule=exc.rule)
 
 
 # ------------------------------------------------------------------------------ previews

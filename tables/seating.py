@@ -116,13 +116,25 @@ class Composition:
 
 
 class SeatingError(Exception):
-    """A composition the rules do not allow without an organizer's decision."""
+    """A composition the rules do not allow without an organizer's decision.
+
+    ``message`` and ``options`` are English; when the refusal was made from reasons (``reason``,
+    ``option_reasons``: codes of ``TEXTS`` and their parameters) a page says it in its own
+    language from those (tables/seating_text.py)."""
 
     def __init__(self, rule: str, message: str, options: list[str] | None = None) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
         self.options = options or []
+        self.reason: Reason | None = None
+        self.option_reasons: list[Reason] = []
+
+    @classmethod
+    def coded(cls, rule: str, reason: Reason, options: Sequence[Reason] = ()) -> SeatingError:
+        err = cls(rule, render_reason(reason), [render_reason(o) for o in options])
+        err.reason, err.option_reasons = reason, list(options)
+        return err
 
     def __str__(self) -> str:
         text = f"{self.rule}: {self.message}"
@@ -419,19 +431,29 @@ def _reason(code: str, **params: Any) -> Reason:
     return {"code": code, "params": params}
 
 
-def render_reason(reason: Reason, translate: Callable[[str], str] = str) -> str:
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def render_reason(reason: Reason, translate: Callable[[str], str] = str,
+                  ntranslate: Callable[[str, str, int], str] = _english_plural) -> str:
     """One sentence of an explanation in words. ``translate`` is gettext on the pages, and the
-    identity for the English of the report. Parameters: ``unit`` is a priority key (its unit is
-    shown), ``labels`` a list of priority keys (their labels), ``items`` a list of reasons (joined
-    with "; "); any other is shown as it is."""
+    identity for the English of the report (``ntranslate``: ngettext). Parameters: ``unit`` is a
+    priority key (its unit is shown), ``labels`` a list of priority keys (their labels), ``items``
+    a list of reasons (joined with "; "), ``sizes`` a list of [table size, how many]; any other is
+    shown as it is."""
     params = dict(reason["params"])
+    if "sizes" in params:
+        params["sizes"] = ", ".join(
+            ntranslate(TABLE_OF, TABLES_OF, n) % {"n": n, "size": size} for size, n in params["sizes"])
     if "unit" in params:
         params["unit"] = translate(PRIORITY_BY_KEY[params["unit"]].unit)
     if "labels" in params:
         params["labels"] = ", ".join(translate(PRIORITY_BY_KEY[k].label) for k in params["labels"])
     if "items" in params:
-        params["items"] = "; ".join(render_reason(r, translate) for r in params["items"])
-    return translate(TEXTS[reason["code"]]) % params
+        params["items"] = "; ".join(render_reason(r, translate, ntranslate) for r in params["items"])
+    code = reason["code"]
+    return translate(TEXTS[code] if code in TEXTS else SIZE_TEXTS[code]) % params
 
 
 def explain(reasons: Sequence[Reason], translate: Callable[[str], str] = str) -> str:
@@ -449,26 +471,43 @@ def _mixes(count: int) -> list[tuple[int, int]]:
     return [((count - 5 * f) // 4, f) for f in range(count // 5 + 1) if (count - 5 * f) % 4 == 0]
 
 
-def _odd_options(count: int) -> list[str]:
+# The refusals of table_sizes and the organizer's options, by code (English; pages translate).
+TABLE_OF, TABLES_OF = "%(n)s table of %(size)s", "%(n)s tables of %(size)s"  # a plural: tables/seating_text.py
+SIZE_TEXTS: Mapping[str, str] = MappingProxyType({
+    "sizes.unknown_preference": gettext_noop("Unknown preference “%(choice)s”."),
+    "sizes.unknown_odd_choice": gettext_noop("Unknown choice for odd counts “%(choice)s”."),
+    "sizes.too_few": gettext_noop("%(count)s players cannot form a table: a table needs 4 or 5 players."),
+    "sizes.no_mix": gettext_noop(
+        "No mix of tables of 4 and 5 seats %(count)s players: the organizer must decide."),
+    "sizes.no_six": gettext_noop(
+        "No mix of tables of 4 and 5 seats %(count)s players, nor one with a table of 6: the organizer must "
+        "decide."),
+    "option.wait_for_more": gettext_noop("wait for more players"),
+    "option.ghost": gettext_noop("a table of 3 with a ghost seat"),
+    "option.wait_one": gettext_noop("wait for a late player or add a stand-in (%(count)s players: %(sizes)s)"),
+    "option.wait_many": gettext_noop(
+        "wait for %(more)s late players or add %(more)s stand-ins (%(count)s players: %(sizes)s)"),
+    "option.leave_one": gettext_noop("leave one player out of this game (%(count)s players: %(sizes)s)"),
+    "option.leave_many": gettext_noop(
+        "leave %(fewer)s players out of this game (%(count)s players: %(sizes)s)"),
+    "option.ghost_sizes": gettext_noop("a table of 3 with a ghost seat (%(sizes)s)"),
+    "option.six_sizes": gettext_noop("a table of 6 (%(sizes)s)"),
+})
+
+
+def _odd_options(count: int) -> list[Reason]:
     """What the organizer can do when no mix of 4 and 5 seats ``count`` players."""
     more = next(k for k in range(1, 5) if _mixes(count + k))
-    options = [
-        f"wait for {'a late player' if more == 1 else f'{more} late players'} or add "
-        f"{'a stand-in' if more == 1 else f'{more} stand-ins'} ({count + more} players: "
-        f"{_describe(_plain_sizes(count + more))})",
-    ]
+    wait = "option.wait_one" if more == 1 else "option.wait_many"
+    options = [_reason(wait, more=more, count=count + more, sizes=_sizes(_plain_sizes(count + more)))]
     fewer = next((k for k in range(1, 3) if count - k >= 4 and _mixes(count - k)), None)
     if fewer:
-        options.append(
-            f"leave {'one player' if fewer == 1 else f'{fewer} players'} out of this game "
-            f"({count - fewer} players: {_describe(_plain_sizes(count - fewer))})"
-        )
-    options.append(
-        f'a table of 3 with a ghost seat (odd_count="ghost": {_describe(_ghost_sizes(count))})'
-    )
+        leave = "option.leave_one" if fewer == 1 else "option.leave_many"
+        options.append(_reason(leave, fewer=fewer, count=count - fewer, sizes=_sizes(_plain_sizes(count - fewer))))
+    options.append(_reason("option.ghost_sizes", sizes=_sizes(_ghost_sizes(count))))
     six = _six_sizes(count)
     if six:
-        options.append(f'a table of 6 (odd_count="six": {_describe(six)})')
+        options.append(_reason("option.six_sizes", sizes=_sizes(six)))
     return options
 
 
@@ -477,9 +516,9 @@ def _plain_sizes(count: int) -> list[int]:
     return [4] * fours + [5] * fives
 
 
-def _describe(sizes: list[int]) -> str:
-    counts = Counter(sizes)
-    return ", ".join(f"{n} table{'s' if n > 1 else ''} of {s}" for s, n in sorted(counts.items()))
+def _sizes(sizes: list[int]) -> list[list[int]]:
+    """[table size, how many] in size order: the ``sizes`` parameter of a reason."""
+    return [[s, n] for s, n in sorted(Counter(sizes).items())]
 
 
 def _ghost_sizes(count: int) -> list[int]:
@@ -506,16 +545,13 @@ def table_sizes(count: int, prefer: str = "fives", odd_count: str | None = None)
     :class:`SeatingError` lists the options.
     """
     if prefer not in PREFERENCES:
-        raise SeatingError("K-TABLES", f"Unknown preference {prefer!r}.", list(PREFERENCES))
+        raise SeatingError.coded("K-TABLES", _reason("sizes.unknown_preference", choice=prefer))
     if odd_count not in ODD_COUNTS:
-        raise SeatingError("K-TABLES", f"Unknown choice for odd counts {odd_count!r}.",
-                           ["ghost", "six"])
+        raise SeatingError.coded("K-TABLES", _reason("sizes.unknown_odd_choice", choice=odd_count))
     if count < 3 or (count == 3 and odd_count != "ghost"):
-        raise SeatingError(
-            "T-SIZE",
-            f"{count} players cannot form a table: a table needs 4 or 5 players.",
-            ["wait for more players"] + (['a table of 3 with a ghost seat (odd_count="ghost")']
-                                         if count == 3 else []),
+        raise SeatingError.coded(
+            "T-SIZE", _reason("sizes.too_few", count=count),
+            [_reason("option.wait_for_more")] + ([_reason("option.ghost")] if count == 3 else []),
         )
     mixes = _mixes(count)
     if not mixes:
@@ -523,12 +559,8 @@ def table_sizes(count: int, prefer: str = "fives", odd_count: str | None = None)
             return _ghost_sizes(count)
         if odd_count == "six" and _six_sizes(count):
             return _six_sizes(count)
-        why = "" if odd_count is None else f' (odd_count="{odd_count}" cannot cover {count})'
-        raise SeatingError(
-            "K-TABLES",
-            f"No mix of tables of 4 and 5 seats {count} players{why}: the organizer must decide.",
-            _odd_options(count),
-        )
+        code = "sizes.no_six" if odd_count == "six" else "sizes.no_mix"
+        raise SeatingError.coded("K-TABLES", _reason(code, count=count), _odd_options(count))
     if prefer == "fives":
         return _plain_sizes(count)
     fours, fives = min(mixes, key=lambda m: m[1])

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
-from tables.seating import PRIORITY_BY_KEY, explain
+from tables.seating import PRIORITY_BY_KEY, SeatingError, explain, render_reason
 
 
 def priority_label(key: str) -> str:
@@ -43,3 +43,21 @@ def localized_report(report: dict[str, Any]) -> dict[str, Any]:
                 pass  # a reason this version does not know: the stored English stays
         unmet.append(entry)
     return {**report, "unmet": unmet}
+
+
+def seating_error_text(exc: SeatingError) -> str:
+    """A refused composition in the active language, with the organizer's options."""
+    if exc.reason is None:  # a refusal made in English only (knock-out plans)
+        message, options = exc.message, exc.options
+    else:
+        message = render_reason(exc.reason, gettext, _tables_of)
+        options = [render_reason(o, gettext, _tables_of) for o in exc.option_reasons]
+    if options:
+        message += " " + gettext("Options: %(options)s.") % {"options": "; ".join(options)}
+    return message
+
+
+def _tables_of(singular: str, plural: str, n: int) -> str:
+    """The one plural of the seating texts (seating.TABLE_OF, TABLES_OF), written out here so
+    the catalogue has it as a plural entry."""
+    return ngettext("%(n)s table of %(size)s", "%(n)s tables of %(size)s", n)

@@ -32,6 +32,7 @@ from tables.seating import (
     compose,
     evaluate,
 )
+from tables.seating_text import seating_error_text
 from tournaments import audit
 from tournaments.models import Player, Tournament
 from tournaments.permissions import require_organizer
@@ -67,10 +68,7 @@ def _require_planned(game: Game) -> None:
 
 
 def _seating_error(exc: SeatingError, field_name: str = "players") -> DomainError:
-    message = exc.message
-    if exc.options:
-        message += " " + _("Options: %(options)s.") % {"options": "; ".join(exc.options)}
-    return DomainError(message, field=field_name, rule=exc.rule)
+    return DomainError(seating_error_text(exc), field=field_name, rule=exc.rule)
 
 
 def _options_from(data: dict[str, Any]) -> Options:
@@ -276,7 +274,9 @@ def compose_game(
         try:
             composition = compose(seating_players, history, options, seed)
         except SeatingError as exc:
-            field_name = "odd_count" if exc.rule == "K-TABLES" and "odd" in str(exc) else "players"
+            odd = exc.reason is not None and exc.reason["code"] in ("sizes.no_mix", "sizes.no_six",
+                                                                      "sizes.unknown_odd_choice")
+            field_name = "odd_count" if odd else "players"
             raise _seating_error(exc, field_name) from exc
         before = _snapshot(game)
         Seat.objects.filter(game=game).delete()

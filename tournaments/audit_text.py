@@ -24,6 +24,7 @@ from .models import AuditEntry, Registration
 SENTENCES: Mapping[str, Any] = {
     "result.submit": gettext_lazy("%(who)s entered the result of table %(table)s, game %(game)s"),
     "result.confirm": gettext_lazy("%(who)s confirmed the result of table %(table)s, game %(game)s"),
+    "result.withdraw": gettext_lazy("%(who)s withdrew a correction of the result of table %(table)s, game %(game)s"),
     "scoring.settings": gettext_lazy("%(who)s changed the scoring settings"),
     "scoring.preset": gettext_lazy("%(who)s chose the tournament's format"),
     "game.create": gettext_lazy("%(who)s created game %(game)s"),

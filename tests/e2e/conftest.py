@@ -37,6 +37,42 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 
+# Every visible control whose content is wider than its box (a label cut off), or whose box runs
+# past the viewport or out of a container that hides its overflow. A field's own text may scroll
+# inside it, so fields are checked by their box only.
+CLIPPED_CONTROLS = """() => {
+    const vw = document.documentElement.clientWidth;
+    const name = e => (e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).trim()
+        .replace(/\\s+/g, '.') : '') + ' "' + (e.innerText || e.value || e.name || '').trim().slice(0, 40) + '"');
+    const out = [];
+    const controls = document.querySelectorAll(
+        'button, a.button, [role=button], input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea');
+    for (const e of controls) {
+        if (!e.checkVisibility({visibilityProperty: true})) continue;
+        const r = e.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        const why = [];
+        const field = ['INPUT', 'SELECT', 'TEXTAREA'].includes(e.tagName);
+        if (!field && e.scrollWidth > e.clientWidth + 1) why.push(`content ${e.scrollWidth}px in a ${e.clientWidth}px box`);
+        let scrolls = false;  // inside a box that scrolls sideways: reachable, not clipped
+        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+            const s = getComputedStyle(a);
+            if (s.overflowX === 'hidden' || s.overflowX === 'clip') {
+                const ar = a.getBoundingClientRect();
+                if (r.left < ar.left - 0.5 || r.right > ar.right + 0.5) why.push('cut by ' + name(a));
+                break;
+            }
+            if (s.overflowX !== 'visible') { scrolls = true; break; }
+        }
+        if (!scrolls && (r.left < -0.5 || r.right > vw + 0.5)) {
+            why.push(`box ${Math.round(r.left)}..${Math.round(r.right)} beyond the viewport`);
+        }
+        if (why.length) out.push(name(e) + ': ' + why.join('; '));
+    }
+    return out.slice(0, 12);
+}"""
+
+
 def _missing() -> str:
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         return "needs DATABASE_URL (PostgreSQL) and REDIS_URL (a real Celery worker)"
@@ -201,7 +237,22 @@ class Browser:
         return path
 
     def check(self, page: Any, name: str, *, full_page: bool = True) -> Path:
-        """A step's page: no overflow at phone width, axe-core clean, a screenshot."""
+        """A step's page: no overflow and no clipped control at phone width (a page seen on a
+        desktop is looked at once at 360 px too), axe-core clean, a screenshot."""
+        width = page.viewport_size["width"]
+        if width > PHONE["width"]:
+            page.set_viewport_size(PHONE)
+            try:
+                self.fits(page, f"{name} at {PHONE['width']}px")
+            finally:
+                page.set_viewport_size({"width": width, "height": page.viewport_size["height"]})
+        else:
+            self.fits(page, name)
+        self.axe(page, name)
+        return self.shot(page, name, full_page=full_page)
+
+    def fits(self, page: Any, name: str) -> None:
+        """Nothing wider than the viewport, and every visible button, link-button and field whole."""
         width = page.viewport_size["width"]
         overflow = page.evaluate("() => document.documentElement.scrollWidth")
         if overflow > width:
@@ -211,8 +262,9 @@ class Browser:
                 }).slice(-5).map(e => e.tagName.toLowerCase() + '.' + e.className + ' ' +
                     Math.round(e.getBoundingClientRect().right))""", width)
             pytest.fail(f"{name}: the page is {overflow}px wide in a {width}px viewport: {wide}")
-        self.axe(page, name)
-        return self.shot(page, name, full_page=full_page)
+        clipped = page.evaluate(CLIPPED_CONTROLS)
+        if clipped:
+            pytest.fail(f"{name}: clipped controls in a {width}px viewport:\n" + "\n".join(clipped))
 
     def printed(self, page: Any, name: str) -> str:
         """The page as printed: print media emulated, a PNG kept as the artifact, and the text

@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
+from engine.messages import ENGLISH
 from engine.record import parse_record
-from engine.replay import Replay, adjudicate
+from engine.replay import Replay, adjudicate, adjudicate_parsed
 from engine.simulate import simulate
 
 Record = dict[str, Any]
@@ -520,5 +521,9 @@ def test_mutation_is_cited_at_its_event(mutation: Mutation, family: str) -> None
         assert not verdict["valid"]
         found = [(v["rule"], v["event"]) for v in verdict["violations"]]
         assert (mutation.cited, event) in found, f"expected {mutation.cited} at event {event}, got {found[:6]}"
+        # every finding carries a message code a page can translate (config/engine_messages.py)
+        uncoded = [v for v in adjudicate_parsed(parse_record(record)).violations
+                   if not (v.code in ENGLISH or v.code.startswith(("closure.", "board.")))]
+        assert not uncoded
         return
     pytest.fail(f"no game of family {family!r} lets {mutation.name} be broken")

@@ -12,6 +12,7 @@ as soon as it exists.
 from __future__ import annotations
 
 import html
+import json
 import re
 from io import StringIO
 from pathlib import Path
@@ -23,6 +24,7 @@ from django.test import Client
 from django.utils import translation
 
 from engine.club_formats import CLUB_FORMATS
+from engine.messages import ENGLISH
 from engine.scoring import SCORING_SYSTEMS
 from scoring.standings import METRICS
 from scripts.po import read_po
@@ -58,6 +60,8 @@ def english_phrases() -> set[str]:
     # the engine's own English refusals, as its command line says them: a hopeless board makes
     # check_board say most of them
     phrases |= {f for v in _engine_refusals() for f in _fragments(re.sub(r"\b\d+\b|'[^']*'", "|", v))}
+    # a recorded game's violations, a deal's and a deck's problems, as the command line says them
+    phrases |= {f for template in ENGLISH.values() for f in _fragments(re.sub(r"\{[^}]*\}", "|", template))}
     return phrases
 
 
@@ -96,6 +100,7 @@ def test_phrases_come_from_the_catalogue_and_the_codes() -> None:
     assert "total of the games that count" in phrases  # a tie-break metric (a code's text)
     assert "is not playing at this table" in phrases  # a msgid
     assert "territories have no owner" in phrases  # the engine's English, derived from check_board
+    assert "which it does not hold" in phrases  # a recorded game's violation (engine.messages)
 
 
 def test_demo_pages_in_italian_show_no_english_message(demo: Client) -> None:
@@ -144,3 +149,39 @@ def test_an_engine_refusal_at_the_table_is_italian_with_its_rule_once(db: Any) -
         text = violation_text(exc)
     assert text.startswith("T-ORDER: ") and text.count("T-ORDER") == 1
     assert text == "T-ORDER: È il turno del posto 2, non del posto 3."
+
+
+def test_every_coded_engine_finding_has_its_italian_sentence() -> None:
+    from config.engine_messages import MESSAGES
+
+    assert set(ENGLISH) <= set(MESSAGES), sorted(set(ENGLISH) - set(MESSAGES))
+    with translation.override("en"):
+        english = {code: str(MESSAGES[code]) for code in ENGLISH}
+    with translation.override("it"):
+        untranslated = sorted(code for code in ENGLISH if str(MESSAGES[code]) == english[code])
+    assert not untranslated
+
+
+def test_a_refused_recorded_game_is_said_in_italian(demo: Client) -> None:
+    """Every way of breaking a recorded game (tests/engine/test_mutations.py), uploaded on the
+    results page in Italian: the refusal names the event and the rule once, in Italian words."""
+    from tables.models import Table
+    from tests.engine.test_mutations import MUTATIONS, SKIP, games
+
+    table = Table.objects.filter(game__tournament__slug="demo", game__number=2).order_by("number").first()
+    assert table is not None
+    phrases = english_phrases()
+    found: dict[str, list[str]] = {}
+    for mutation in MUTATIONS:
+        record = next(r for r in games("alfa", mutation.players, mutation.ruleset) if mutation.mutate(r) is not SKIP)
+        refused = demo.post(f"/t/demo/results/table/{table.pk}/enter/", {
+            "kind": "record", "version": "0", "record_text": json.dumps(record),
+        })
+        assert refused.status_code == 400, mutation.name
+        text = page_text(refused.content)
+        assert f"{mutation.cited}: " in text and f"{mutation.cited}: {mutation.cited}" not in text, mutation.name
+        assert re.search(r"evento \d+: |[A-Z][A-Z0-9-]+: ", text), mutation.name
+        hits = sorted(p for p in phrases if p in text)
+        if hits:
+            found[mutation.name] = hits
+    assert not found, found

@@ -95,6 +95,7 @@ EXPECTED: dict[str, Any] = {
     "api-game-finish": {"post": ORGANIZER}, "scoring:finish-game": {"post": ORGANIZER},
     "api-table-results": {"post": REFEREE},
     "api-result-confirm": {"post": REFEREE | {"player"}},
+    "api-result-withdraw": {"post": ORGANIZER},  # a correction's author too (tests/scoring/test_withdraw_correction.py)
     "tables_referee:projector": READ, "tables_referee:referee_table": {"post": REFEREE},
     "tables_referee:referee_status": READ,
     "tables:game_tables": READ, "tables:table": READ, "tables:sheet": READ, "tables:where": READ,
@@ -105,6 +106,7 @@ EXPECTED: dict[str, Any] = {
     "scoring:status": {"post": ORGANIZER},  # scoring settings
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},
     "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
+    "scoring:withdraw": {"post": ORGANIZER},
     "scoring:export": READ,
     # The event workbook: the organizer's name (organizer); importing past events (anyone who
     # organizes a tournament, or staff).

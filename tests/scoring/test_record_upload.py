@@ -41,5 +41,5 @@ def test_a_record_with_a_violation_is_refused_with_the_event_and_rule(client, se
                        content_type="application/json")
     assert resp.status_code == 400
     body = resp.json()
-    assert body["rule"] and f"event {i}" in body["detail"]
+    assert body["rule"] and f"evento {i}: " in body["detail"]  # Italian, the default language
     assert not ResultSubmission.objects.exists()

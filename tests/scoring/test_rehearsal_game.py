@@ -81,3 +81,23 @@ def test_a_counted_game_still_counts(setup) -> None:
     _play(setup, setup["table"], winner=2)
     rows = selectors.standings(setup["t"])["rows"]
     assert rows[0]["player"] == setup["players"][1].pk and rows[0]["played"] == 1
+
+
+def test_the_results_exports_label_a_rehearsal_table(client, setup) -> None:
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    t, ps = setup["t"], setup["players"]
+    table_services.set_rehearsal(Game.objects.get(tournament=t, number=1), True, actor=setup["org"])
+    _play(setup, setup["table"], winner=2)
+    _play(setup, f.make_table(t, 2, ps), winner=3)
+    resp = client.get(f"/t/{t.slug}/export/results.csv", HTTP_ACCEPT_LANGUAGE="it")
+    head, *rows = list(csv.reader(io.StringIO(resp.content.decode("utf-8-sig"))))
+    column = head.index("Partita di prova")
+    assert {r[0]: r[column] for r in rows} == {"1": "sì", "2": ""}  # game 1 the rehearsal, game 2 counts
+    book = load_workbook(io.BytesIO(client.get(f"/t/{t.slug}/export/results.xlsx", HTTP_ACCEPT_LANGUAGE="en").content))
+    head, *rows = list(book.active.iter_rows(values_only=True))
+    column = head.index("Rehearsal game")
+    assert {r[0]: r[column] for r in rows} == {1: "yes", 2: None}

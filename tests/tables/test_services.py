@@ -73,10 +73,15 @@ def test_counts_no_mix_covers_are_refused_with_the_options_spelled_out(tournamen
     with pytest.raises(DomainError) as err:
         compose(tournament, organizer)
     assert err.value.rule == "K-TABLES"
-    text = err.value.message
-    for option in ("late player", "stand-in", "ghost", "table of 6", "leave one player out"):
+    text = err.value.message  # Italian, the default language, in words
+    for option in ("ritardatario", "sostituto", "posto fantasma", "1 tavolo da 6", "lasciare fuori un giocatore"):
         assert option in text
+    assert "odd_count" not in text and "table" not in text
     assert err.value.field == "odd_count"
+    with translation.override("en"), pytest.raises(DomainError) as err:
+        compose(tournament, organizer)
+    for option in ("late player", "stand-in", "ghost", "1 table of 6", "leave one player out"):
+        assert option in err.value.message
     assert not Table.objects.exists()  # nothing silent: no tables were made
 
 

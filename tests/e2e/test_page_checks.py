@@ -1,0 +1,49 @@
+"""The shared page check (``Browser.fits``, run by ``Browser.check`` on every page of the journeys
+at 360 px) catches a clipped control and lets a whole one pass: shown on small pages made here,
+styled by the app's own stylesheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PAGE = """<!doctype html><html><head><link rel="stylesheet" href="{}/static/css/app.css"></head>
+<body><main>{}</main></body></html>"""
+
+
+def _page(browser: Any, body: str) -> Any:
+    page = browser.person(PHONE, phone=True)
+    page.set_content(PAGE.format(browser.base_url, body))  # a blank page: inline styles allowed
+    page.wait_for_load_state("load")
+    return page
+
+
+@pytest.mark.parametrize("body", [
+    # a label that cannot wrap, cut by its own box
+    '<button style="width:6rem; white-space:nowrap; overflow:hidden">Conferma la versione 12 del risultato</button>',
+    # a button pushed out of a box that hides its overflow
+    '<div style="width:10rem; overflow:hidden"><div style="width:30rem"><a class="button" style="margin-left:12rem">'
+    "Ritira</a></div></div>",
+    # a field running past the screen's edge (fixed: the page itself does not grow wider)
+    '<input name="national_id" style="position:fixed; left:300px; width:10rem">',
+])
+def test_a_clipped_control_fails_the_check(browser: Any, body: str) -> None:
+    page = _page(browser, body)
+    with pytest.raises(pytest.fail.Exception, match="clipped controls"):
+        browser.fits(page, "clipped")
+
+
+def test_whole_controls_pass_even_in_a_table_that_scrolls(browser: Any) -> None:
+    page = _page(browser, (
+        '<div class="toolbar"><button>Conferma la versione 12 del risultato, con un testo lungo che va a capo</button>'
+        '<a class="button" href="#">Ritira la correzione (versione 2)</a></div>'
+        '<div class="scroll"><table class="data"><tr>' + "<td>colonna</td>" * 12
+        + '<td><button>Salva</button></td></tr></table></div>'
+    ))
+    browser.fits(page, "whole")
+    browser.assert_clean()
