@@ -31,6 +31,18 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # ty
         )
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():  # type: ignore[no-untyped-def]
+    """Users are made in nearly every test and every demo load; PBKDF2 takes 0.6 s a password here
+    and would dominate the run. Session-wide, so module-scoped demos and live servers use it too."""
+    from django.conf import settings
+
+    previous = settings.PASSWORD_HASHERS
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    yield
+    settings.PASSWORD_HASHERS = previous
+
+
 @pytest.fixture(autouse=True)
 def _plain_http(settings):  # type: ignore[no-untyped-def]
     """Tests talk plain HTTP to the test client even with production settings."""

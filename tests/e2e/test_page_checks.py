@@ -12,7 +12,8 @@ from tests.e2e.conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAGE = """<!doctype html><html><head><link rel="stylesheet" href="{}/static/css/app.css"></head>
+PAGE = """<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="{}/static/css/app.css"></head>
 <body><main>{}</main></body></html>"""
 
 

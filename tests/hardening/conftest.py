@@ -13,11 +13,6 @@ from tournaments import demo
 from tournaments.models import Tournament
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def demo_tournament(db: Any) -> Tournament:
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115

@@ -60,7 +60,3 @@ def player_client(tournament) -> Client:  # type: ignore[no-untyped-def]
     return client
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):  # type: ignore[no-untyped-def]
-    """Users are created in nearly every test; PBKDF2 would dominate the run time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
