@@ -120,6 +120,9 @@ def test_demo_pages_in_italian_show_no_english_message(demo: Client) -> None:
         "/t/demo/games/1/tables/", "/t/demo/games/2/tables/", "/t/demo/games/2/organize/",
         f"/t/demo/results/table/{first.pk}/", f"/t/demo/games/1/tables/{first.number}/",
         f"/t/demo/games/1/tables/{first.number}/sheet/", f"/t/demo/standings/player/{first.seats.first().player_id}/",
+        # the event day's own pages: check-in, slips, scoresheets, clocks, meetings, knock-out
+        "/t/demo/checkin/2/", "/t/demo/games/2/slips/", "/t/demo/games/1/scoresheets/",
+        "/t/demo/clock-settings/", "/t/demo/meetings/", "/t/demo/knockout/?entrants=30", "/t/demo/knockout/phases/",
     ]
     found: dict[str, list[str]] = {}
     for url in pages:
