@@ -20,6 +20,18 @@ from engine.record import ParseResult
 from engine.violations import EngineError, Violation
 
 MESSAGES: Mapping[str, Any] = {
+    # a rule set and its overrides (engine.rulesets: FORMAT, T-SIZE)
+    "ruleset.players": _("Rule set %(ruleset)s plays with %(least)s to %(most)s players, not %(n)s."),
+    "ruleset.invalid_value": _("Rule set parameter “%(name)s”: %(value)s is not a valid value."),
+    "ruleset.tris_kinds": _("Rule set parameter “tris_values”: unknown kinds %(unknown)s."),
+    "ruleset.not_a_choice": _("Rule set parameter “%(name)s”: %(value)s is not one of %(choices)s."),
+    "ruleset.unknown_keys": _("Rule set: unknown keys %(keys)s (only “base” and “overrides”)."),
+    "ruleset.shape": _("Rule set: “base” must be a name and “overrides” an object."),
+    "ruleset.type": _("Rule set: a name or an object is expected, not %(kind)s."),
+    "ruleset.unknown": _("Unknown rule set %(name)s (known: %(known)s)."),
+    "ruleset.unknown_parameter": _("Rule set: unknown parameter “%(name)s”."),
+    "ruleset.min_over_max": _("Rule set: the fewest players (min_players) exceed the most (max_players)."),
+    "ruleset.thresholds": _("Rule set: the highest sdadata threshold is below the first one."),
     # a record's form (engine.record: FORMAT); "where" is a place in the record, such as events[3]
     "record.unreadable": _("The record cannot be read (%(error)s)."),
     "record.not_utf8": _("The record is not UTF-8 text."),

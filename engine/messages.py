@@ -13,6 +13,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 ENGLISH: Mapping[str, str] = {
+    # a rule set and its overrides (engine.rulesets: FORMAT, T-SIZE)
+    "ruleset.players": "rule set {ruleset} plays with {least} to {most} players, not {n}",
+    "ruleset.invalid_value": "rule set parameter {name!r}: invalid value {value}",
+    "ruleset.tris_kinds": "rule set parameter 'tris_values': unknown kinds {unknown}",
+    "ruleset.not_a_choice": "rule set parameter {name!r}: {value} is not one of {choices}",
+    "ruleset.unknown_keys": "rule set: unknown keys {keys} (expected 'base' and 'overrides')",
+    "ruleset.shape": "rule set: 'base' must be a name and 'overrides' an object",
+    "ruleset.type": "rule set: expected a name or an object, not {kind}",
+    "ruleset.unknown": "unknown rule set {name} (known: {known})",
+    "ruleset.unknown_parameter": "rule set: unknown parameter {name!r}",
+    "ruleset.min_over_max": "rule set parameters 'min_players'/'max_players': min exceeds max",
+    "ruleset.thresholds": "rule set parameter 'sdadata_max_threshold': below the first threshold",
     # a record's form (engine.record: FORMAT); ``where`` is the place in the record ("events[3]"),
     # ``value`` a value as JSON
     "record.unreadable": "unreadable record ({error})",

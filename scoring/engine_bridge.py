@@ -66,7 +66,7 @@ def context_for(ruleset: str, overrides: Mapping[str, Any] | None, system: str,
     try:
         rs = get_ruleset({"base": ruleset, "overrides": dict(overrides or {})})
     except EngineError as err:
-        raise DomainError(err.message, field="ruleset", rule=err.rule) from None
+        raise DomainError(describe(err.code, err.params, err.message), field="ruleset", rule=err.rule) from None
     if system not in SCORING_SYSTEMS:
         raise DomainError(
             _("Unknown scoring system %(system)s.") % {"system": system}, field="scoring_system",

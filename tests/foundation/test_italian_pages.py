@@ -282,3 +282,32 @@ def test_a_malformed_record_is_said_in_italian(demo: Client) -> None:
             found[str(record)[:60]] = hits
     assert "altri" in text  # nine problems: five said, then how many more
     assert not found, found
+
+
+def test_rule_set_refusals_in_italian(demo: Client) -> None:
+    """An organizer's rule-set overrides the engine refuses (engine/rulesets.py), through the API
+    in Italian: each said in Italian, with its rule id once."""
+    from engine.violations import EngineError
+
+    phrases = english_phrases()
+    assert "is not one of" in phrases and "has no starting armies for" in phrases
+    found: dict[str, list[str]] = {}
+    for overrides in ({"teleport": 1}, {"army_cap": "molte"}, {"closure": "mai"}, {"tris_values": {"stelle": 3}},
+                      {"min_players": 6, "max_players": 4}, {"sdadata_first_threshold": 5, "sdadata_max_threshold": 3}):
+        response = demo.patch("/api/tournaments/demo/", {"ruleset_overrides": overrides}, content_type="application/json")
+        assert response.status_code == 400, overrides
+        text = response.content.decode()
+        assert "FORMAT: FORMAT" not in text and "Regolamento" in json.loads(text)["detail"], text
+        hits = sorted(p for p in phrases if p in text)
+        if hits:
+            found[str(overrides)] = hits
+    from engine.rulesets import get_ruleset
+
+    with pytest.raises(EngineError) as caught:
+        get_ruleset("RTU").armies_for(9)
+    with translation.override("it"):
+        from config.engine_messages import violation_text
+
+        text = violation_text(caught.value)
+    assert text.startswith("T-SIZE: ") and not [p for p in phrases if p in text], text
+    assert not found, found
