@@ -326,8 +326,9 @@ def read_png(path: Path) -> str:
     tesseract = shutil.which("tesseract")
     if tesseract is None:
         pytest.skip("needs Debian's tesseract-ocr and tesseract-ocr-ita (apt-get install)")
+    # one thread: on a busy machine tesseract's own threads make it about three times slower
     done = subprocess.run([tesseract, str(path), "stdout", "-l", "ita"], capture_output=True, text=True,
-                          timeout=180, check=False)
+                          timeout=180, check=False, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
     assert done.returncode == 0, done.stderr
     return " ".join(done.stdout.split())
 
