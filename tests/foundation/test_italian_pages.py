@@ -89,9 +89,25 @@ def page_text(content: bytes) -> str:
     return re.sub(r"\s+", " ", html.unescape(body))
 
 
+@pytest.fixture(scope="module")
+def demo_loaded(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    """The demo loaded once for the module, in a transaction rolled back at its end; each test
+    runs in its own savepoint (``db``) and only reads or is refused."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            call_command("load_demo", stdout=StringIO())
+            yield
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
 @pytest.fixture
-def demo(db: Any) -> Client:
-    call_command("load_demo", stdout=StringIO())
+def demo(demo_loaded: None, db: Any) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="it")
     assert client.login(username="organizzatore", password="risiko-organizza")
     return client
