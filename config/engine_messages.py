@@ -13,11 +13,58 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from engine.endings import ENTERED, Ending
+from engine.record import ParseResult
 from engine.violations import EngineError, Violation
 
 MESSAGES: Mapping[str, Any] = {
+    # a rule set and its overrides (engine.rulesets: FORMAT, T-SIZE)
+    "ruleset.players": _("Rule set %(ruleset)s plays with %(least)s to %(most)s players, not %(n)s."),
+    "ruleset.invalid_value": _("Rule set parameter “%(name)s”: %(value)s is not a valid value."),
+    "ruleset.tris_kinds": _("Rule set parameter “tris_values”: unknown kinds %(unknown)s."),
+    "ruleset.not_a_choice": _("Rule set parameter “%(name)s”: %(value)s is not one of %(choices)s."),
+    "ruleset.unknown_keys": _("Rule set: unknown keys %(keys)s (only “base” and “overrides”)."),
+    "ruleset.shape": _("Rule set: “base” must be a name and “overrides” an object."),
+    "ruleset.type": _("Rule set: a name or an object is expected, not %(kind)s."),
+    "ruleset.unknown": _("Unknown rule set %(name)s (known: %(known)s)."),
+    "ruleset.unknown_parameter": _("Rule set: unknown parameter “%(name)s”."),
+    "ruleset.min_over_max": _("Rule set: the fewest players (min_players) exceed the most (max_players)."),
+    "ruleset.thresholds": _("Rule set: the highest sdadata threshold is below the first one."),
+    # a record's form (engine.record: FORMAT); "where" is a place in the record, such as events[3]
+    "record.unreadable": _("The record cannot be read (%(error)s)."),
+    "record.not_utf8": _("The record is not UTF-8 text."),
+    "record.not_json": _("The record is not valid JSON (line %(line)s, column %(column)s)."),
+    "record.too_deep": _("The record is not valid JSON: it nests too deep."),
+    "record.not_an_object": _("A record is a JSON object, not %(kind)s."),
+    "record.format": _("“format” must be “%(expected)s”, not %(value)s."),
+    "record.bad_ruleset": _("Unknown or invalid rule set: %(value)s."),
+    "record.ruleset_type": _("“ruleset” must be a name or an object, not %(value)s."),
+    "record.bad_map": _("Unknown map: %(value)s."),
+    "record.map_type": _("“map” must be a map id, not %(value)s."),
+    "record.no_players": _("“players” must be a non-empty list."),
+    "record.item_not_object": _("%(where)s must be an object."),
+    "record.seat_order": _("%(where)s: the seats are listed in turn order from 1; seat %(expected)s expected, not "
+                           "%(seat)s."),
+    "record.name_type": _("%(where)s: “name” must be text."),
+    "record.colour_type": _("%(where)s: “colour” must be text."),
+    "record.objective_type": _("%(where)s: “objective” must be a card id."),
+    "record.objectives_type": _("“objectives” must be an object of card id → territory names."),
+    "record.objective_territories": _("%(where)s must be a non-empty list of territories."),
+    "record.deal_type": _("“deal” must be an object with a “seed”, the “owners” or both."),
+    "record.seed_type": _("deal: “seed” must be text."),
+    "record.owners_type": _("deal: “owners” must be an object of territory → seat."),
+    "record.owner_seat": _("%(where)s: the seat must be 1 to %(players)s, not %(value)s."),
+    "record.deal_empty": _("deal: give the “seed”, the “owners” or both."),
+    "record.events_type": _("“events” must be a list."),
+    "record.event_type": _("%(where)s: unknown event type %(value)s."),
+    "record.event_seat": _("%(where)s: “seat” must be a whole number."),
+    "record.not_int": _("%(where)s: “%(key)s” must be a whole number of at least %(minimum)s, not %(value)s."),
+    "record.not_dice": _("%(where)s: “%(key)s” must be a list of dice values, not %(value)s."),
+    "record.territory_type": _("%(where)s: a territory name must be text, not %(value)s."),
+    "record.unknown_territory": _("%(where)s: unknown territory “%(territory)s” on the map %(map)s."),
+    "record.cards_type": _("%(where)s: “cards” must be a list of card names."),
     # closure (E-SDADATA, E-BAR, E-TIME, E-SUPP, T-ORDER)
     "closure.bad_start": _("A closure cannot start for %(players)s players at seat %(seat)s."),
     "closure.no_time_limit": _("This rule set plays without a time limit."),
@@ -152,6 +199,16 @@ def _said(value: Any) -> Any:
     if isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value):
         return ", ".join(value)
     return value
+
+
+def record_problems(parsed: ParseResult) -> str:
+    """What is wrong with a record's form, in the active language: the first problems, then how
+    many more (the command line says the same in English: ``ParseResult.summary``)."""
+    text = "; ".join(describe(f.code, f.params, f.message) for f in parsed.shown)
+    if parsed.more:
+        text += " " + ngettext("(and %(n)s more problem)", "(and %(n)s more problems)", parsed.more) % {
+            "n": parsed.more}
+    return text
 
 
 def violation_text(v: Violation | EngineError) -> str:

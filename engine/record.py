@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from engine.board import Board, load_board
 from engine.rulesets import RuleSet, get_ruleset
-from engine.violations import EngineError
+from engine.violations import EngineError, Violation
 
 FORMAT_VERSION = "risiko-record/1"
 JOLLY = "jolly"
@@ -68,16 +68,39 @@ class Record:
 @dataclass(frozen=True)
 class ParseResult:
     record: Record | None
-    problems: tuple[str, ...]  # each one a FORMAT problem, in reading order
+    # each one a FORMAT problem, in reading order, said by its code (engine.messages) so that a
+    # page can say it in its own language
+    findings: tuple[Violation, ...]
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """The problems in English (the command line's and the verdict's words)."""
+        return tuple(f.message for f in self.findings)
 
     @property
     def ok(self) -> bool:
-        return self.record is not None and not self.problems
+        return self.record is not None and not self.findings
+
+    @property
+    def shown(self) -> tuple[Violation, ...]:
+        """The problems a message lists; :attr:`more` says how many it leaves out."""
+        return self.findings[:MAX_PROBLEMS_SHOWN]
+
+    @property
+    def more(self) -> int:
+        return max(0, len(self.findings) - MAX_PROBLEMS_SHOWN)
 
     def summary(self) -> str:
-        shown = "; ".join(self.problems[:MAX_PROBLEMS_SHOWN])
-        more = len(self.problems) - MAX_PROBLEMS_SHOWN
-        return shown + (f"; and {more} more" if more > 0 else "")
+        shown = "; ".join(f.message for f in self.shown)
+        return shown + (f"; and {self.more} more" if self.more else "")
+
+
+def _failed(code: str, **params: Any) -> ParseResult:
+    return ParseResult(None, (_finding(code, params),))
+
+
+def _finding(code: str, params: Mapping[str, Any]) -> Violation:
+    return Violation.coded(None, "FORMAT", code, **params)
 
 
 def _is_int(value: object) -> bool:
@@ -86,17 +109,17 @@ def _is_int(value: object) -> bool:
 
 class _Reader:
     def __init__(self) -> None:
-        self.problems: list[str] = []
+        self.problems: list[Violation] = []
 
-    def problem(self, text: str) -> None:
-        self.problems.append(text)
+    def problem(self, code: str, **params: Any) -> None:
+        self.problems.append(_finding(code, params))
 
     # --- small typed getters; each records a problem and returns a fallback
     def int_field(self, obj: Mapping[str, Any], key: str, where: str, minimum: int = 1) -> int:
         value = obj.get(key)
         if isinstance(value, int) and _is_int(value) and value >= minimum:
             return int(value)
-        self.problem(f"{where}: '{key}' must be an integer ≥ {minimum}, not {json.dumps(value)}")
+        self.problem("record.not_int", where=where, key=key, minimum=minimum, value=json.dumps(value))
         return minimum
 
     def dice_field(self, obj: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
@@ -104,7 +127,7 @@ class _Reader:
         if type(value) is list and all(type(d) is int for d in value):
             return tuple(value)  # the common case, checked fast
         if not isinstance(value, list) or not all(_is_int(d) for d in value):
-            self.problem(f"{where}: '{key}' must be a list of dice values, not {json.dumps(value)}")
+            self.problem("record.not_dice", where=where, key=key, value=json.dumps(value))
             return ()
         return tuple(int(d) for d in value)
 
@@ -112,11 +135,11 @@ class _Reader:
         if type(value) is str and value in board.territories:
             return value  # already the map's spelling
         if not isinstance(value, str):
-            self.problem(f"{where}: a territory name must be a string, not {json.dumps(value)}")
+            self.problem("record.territory_type", where=where, value=json.dumps(value))
             return ""
         name = board.canonical(value)
         if name is None:
-            self.problem(f"{where}: unknown territory {value!r} on map {board.id!r}")
+            self.problem("record.unknown_territory", where=where, territory=value, map=board.id)
             return ""
         return name
 
@@ -131,7 +154,7 @@ def parse_record(source: str | bytes | Mapping[str, Any] | object) -> ParseResul
     try:
         return _parse(source)
     except Exception as exc:  # noqa: BLE001 - the parser's promise is to never raise
-        return ParseResult(None, (f"unreadable record ({type(exc).__name__}: {exc})",))
+        return _failed("record.unreadable", error=f"{type(exc).__name__}: {exc}")
 
 
 def _parse(source: object) -> ParseResult:
@@ -141,17 +164,19 @@ def _parse(source: object) -> ParseResult:
         try:
             source = bytes(source).decode("utf-8")
         except UnicodeDecodeError as exc:
-            return ParseResult(None, (f"not UTF-8 text: {exc}",))
+            return _failed("record.not_utf8", error=str(exc))
     if isinstance(source, str):
         try:
             data = json.loads(source)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            return ParseResult(None, (f"not JSON: {exc}",))
+        except json.JSONDecodeError as exc:
+            return _failed("record.not_json", error=str(exc), line=exc.lineno, column=exc.colno)
+        except RecursionError as exc:
+            return _failed("record.too_deep", error=str(exc))
     if not isinstance(data, dict):
-        return ParseResult(None, (f"a record is a JSON object, not {type(data).__name__}",))
+        return _failed("record.not_an_object", kind=type(data).__name__)
 
     if data.get("format") != FORMAT_VERSION:
-        r.problem(f"'format' must be {FORMAT_VERSION!r}, not {json.dumps(data.get('format'))}")
+        r.problem("record.format", expected=FORMAT_VERSION, value=json.dumps(data.get("format")))
 
     spec = data.get("ruleset", "RTU")
     ruleset: RuleSet | None = None
@@ -159,9 +184,9 @@ def _parse(source: object) -> ParseResult:
         try:
             ruleset = get_ruleset(spec)
         except EngineError as exc:
-            r.problem(f"ruleset: {exc.message}")
+            r.problem("record.bad_ruleset", message=exc.message, value=json.dumps(spec))
     else:
-        r.problem(f"'ruleset' must be a name or an object, not {json.dumps(spec)}")
+        r.problem("record.ruleset_type", value=json.dumps(spec))
 
     map_id = data.get("map", "world")
     board: Board | None = None
@@ -169,9 +194,9 @@ def _parse(source: object) -> ParseResult:
         try:
             board = load_board(map_id)
         except EngineError as exc:
-            r.problem(f"map: {exc.message}")
+            r.problem("record.bad_map", message=exc.message, value=json.dumps(map_id))
     else:
-        r.problem(f"'map' must be a map id, not {json.dumps(map_id)}")
+        r.problem("record.map_type", value=json.dumps(map_id))
 
     players = _players(r, data.get("players"))
     if board is None or ruleset is None:
@@ -196,28 +221,28 @@ def _parse(source: object) -> ParseResult:
 
 def _players(r: _Reader, value: object) -> tuple[Player, ...]:
     if not isinstance(value, list) or not value:
-        r.problem("'players' must be a non-empty list")
+        r.problem("record.no_players")
         return ()
     players: list[Player] = []
     for i, item in enumerate(value):
         where = f"players[{i}]"
         if not isinstance(item, dict):
-            r.problem(f"{where} must be an object")
+            r.problem("record.item_not_object", where=where)
             continue
         seat = r.int_field(item, "seat", where)
         if seat != i + 1:
-            r.problem(f"{where}: seats are listed in turn order 1..N; expected seat {i + 1}, not {seat}")
+            r.problem("record.seat_order", where=where, expected=i + 1, seat=seat)
         name = item.get("name", f"seat {seat}")
         colour = item.get("colour")
         objective = item.get("objective")
         if not isinstance(name, str):
-            r.problem(f"{where}: 'name' must be a string")
+            r.problem("record.name_type", where=where)
             name = f"seat {seat}"
         if colour is not None and not isinstance(colour, str):
-            r.problem(f"{where}: 'colour' must be a string")
+            r.problem("record.colour_type", where=where)
             colour = None
         if objective is not None and not isinstance(objective, str):
-            r.problem(f"{where}: 'objective' must be a card id")
+            r.problem("record.objective_type", where=where)
             objective = None
         players.append(Player(seat, name, colour, objective))
     return tuple(players)
@@ -225,12 +250,12 @@ def _players(r: _Reader, value: object) -> tuple[Player, ...]:
 
 def _objectives(r: _Reader, board: Board, value: object) -> dict[str, tuple[str, ...]]:
     if not isinstance(value, dict):
-        r.problem("'objectives' must be an object of card id → territory names")
+        r.problem("record.objectives_type")
         return {}
     cards: dict[str, tuple[str, ...]] = {}
     for card_id, names in value.items():
         if not isinstance(names, list) or not names:
-            r.problem(f"objectives[{card_id!r}] must be a non-empty list of territories")
+            r.problem("record.objective_territories", where=f"objectives[{card_id!r}]")
             continue
         cards[card_id] = tuple(r.territory(board, n, f"objectives[{card_id!r}]") for n in names)
     return cards
@@ -238,28 +263,29 @@ def _objectives(r: _Reader, board: Board, value: object) -> dict[str, tuple[str,
 
 def _deal(r: _Reader, board: Board, value: object, players: int) -> tuple[str | None, dict[str, int] | None]:
     if not isinstance(value, dict):
-        r.problem("'deal' must be an object with a 'seed', 'owners' or both")
+        r.problem("record.deal_type")
         return None, None
     seed = value.get("seed")
     if seed is not None and not isinstance(seed, str):
-        r.problem("deal: 'seed' must be a string")
+        r.problem("record.seed_type")
         seed = None
     raw_owners = value.get("owners")
     owners: dict[str, int] | None = None
     if raw_owners is not None:
         if not isinstance(raw_owners, dict):
-            r.problem("deal: 'owners' must be an object of territory → seat")
+            r.problem("record.owners_type")
         else:
             owners = {}
             for name, seat in raw_owners.items():
                 territory = r.territory(board, name, "deal.owners")
                 if not _is_int(seat) or not 1 <= seat <= max(players, 1):
-                    r.problem(f"deal.owners[{name!r}]: seat must be 1..{players}, not {json.dumps(seat)}")
+                    r.problem("record.owner_seat", where=f"deal.owners[{name!r}]", players=players,
+                              value=json.dumps(seat))
                     continue
                 if territory:
                     owners[territory] = int(seat)
     if seed is None and owners is None:
-        r.problem("deal: give the 'seed', the 'owners', or both")
+        r.problem("record.deal_empty")
     return seed, owners
 
 
@@ -267,21 +293,21 @@ def _events(r: _Reader, board: Board, value: object) -> tuple[Event, ...]:
     if value is None:
         value = []
     if not isinstance(value, list):
-        r.problem("'events' must be a list")
+        r.problem("record.events_type")
         return ()
     events: list[Event] = []
     names = board.territories
     for i, item in enumerate(value):
         if not isinstance(item, dict):
-            r.problem(f"events[{i}] must be an object")
+            r.problem("record.item_not_object", where=f"events[{i}]")
             continue
         kind = item.get("type")
         if kind not in EVENT_TYPES:
-            r.problem(f"events[{i}]: unknown event type {json.dumps(kind)}")
+            r.problem("record.event_type", where=f"events[{i}]", value=json.dumps(kind))
             continue
         seat = item.get("seat")
         if seat is not None and not _is_int(seat):
-            r.problem(f"events[{i}]: 'seat' must be an integer")
+            r.problem("record.event_seat", where=f"events[{i}]")
             seat = None
         event = _plain_event(kind, seat, item, names)
         events.append(event if event is not None else _event(r, board, kind, seat, item, f"events[{i}]"))
@@ -318,7 +344,7 @@ def _event(r: _Reader, board: Board, kind: str, seat: int | None, item: Mapping[
     if kind == "tris":
         cards = item.get("cards")
         if not isinstance(cards, list) or not cards:
-            r.problem(f"{where}: 'cards' must be a list of card names")
+            r.problem("record.cards_type", where=where)
             return Event(kind, seat)
         return Event(kind, seat, cards=tuple(r.card(board, c, where) for c in cards))
     if kind == "attack":

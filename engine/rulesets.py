@@ -94,14 +94,12 @@ class RuleSet:
         try:
             return self.starting_armies[players]
         except KeyError:
-            raise EngineError("T-SIZE", f"rule set {self.id} has no starting armies for {players} players") from None
+            raise EngineError.coded("T-SIZE", "replay.no_starting_armies", ruleset=self.id, n=players) from None
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise EngineError(
-                "T-SIZE",
-                f"rule set {self.id} plays with {self.min_players} to {self.max_players} players, not {players}",
-            )
+            raise EngineError.coded("T-SIZE", "ruleset.players", ruleset=self.id, least=self.min_players,
+                                    most=self.max_players, n=players)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -190,7 +188,7 @@ def _is_int(value: Any) -> bool:
 def _coerce(base: RuleSet, name: str, value: Any) -> Any:
     """Check one override against the type of the base value; the message names the parameter."""
     current = getattr(base, name)
-    bad = EngineError("FORMAT", f"rule set parameter {name!r}: invalid value {value!r}")
+    bad = EngineError.coded("FORMAT", "ruleset.invalid_value", name=name, value=repr(value))
     if name == "starting_armies":
         if not isinstance(value, Mapping):
             raise bad
@@ -204,7 +202,7 @@ def _coerce(base: RuleSet, name: str, value: Any) -> Any:
     if name == "tris_values":
         if not isinstance(value, Mapping) or not set(value) <= set(TRIS_KINDS):
             unknown = sorted(set(value) - set(TRIS_KINDS)) if isinstance(value, Mapping) else value
-            raise EngineError("FORMAT", f"rule set parameter 'tris_values': unknown kinds {unknown}")
+            raise EngineError.coded("FORMAT", "ruleset.tris_kinds", unknown=str(unknown))
         if not all(_is_int(v) and v >= 0 for v in value.values()):
             raise bad
         return _frozen({**base.tris_values, **value})
@@ -218,7 +216,8 @@ def _coerce(base: RuleSet, name: str, value: Any) -> Any:
         return tuple(value)
     if name in _CHOICES:
         if value not in _CHOICES[name]:
-            raise EngineError("FORMAT", f"rule set parameter {name!r}: {value!r} is not one of {list(_CHOICES[name])}")
+            raise EngineError.coded("FORMAT", "ruleset.not_a_choice", name=name, value=repr(value),
+                                    choices=str(list(_CHOICES[name])))
         return value
     if isinstance(current, bool):
         if not isinstance(value, bool):
@@ -250,27 +249,27 @@ def get_ruleset(spec: str | Mapping[str, Any] | RuleSet = "RTU") -> RuleSet:
     elif isinstance(spec, Mapping):
         unknown_keys = sorted(set(spec) - {"base", "overrides"})
         if unknown_keys:
-            raise EngineError("FORMAT", f"rule set: unknown keys {unknown_keys} (expected 'base' and 'overrides')")
+            raise EngineError.coded("FORMAT", "ruleset.unknown_keys", keys=str(unknown_keys))
         base_name = spec.get("base", "RTU")
         overrides = spec.get("overrides") or {}
         if not isinstance(base_name, str) or not isinstance(overrides, Mapping):
-            raise EngineError("FORMAT", "rule set: 'base' must be a name and 'overrides' an object")
+            raise EngineError.coded("FORMAT", "ruleset.shape")
     else:
-        raise EngineError("FORMAT", f"rule set: expected a name or an object, not {type(spec).__name__}")
+        raise EngineError.coded("FORMAT", "ruleset.type", kind=type(spec).__name__)
     base = RULESETS.get(base_name.upper()) if isinstance(base_name, str) else None
     if base is None:
-        raise EngineError("FORMAT", f"unknown rule set {base_name!r} (known: {', '.join(RULESETS)})")
+        raise EngineError.coded("FORMAT", "ruleset.unknown", name=repr(base_name), known=", ".join(RULESETS))
     if not overrides:
         return base
     names = {f.name for f in dataclasses.fields(RuleSet)} - {"id"}
     changes: dict[str, Any] = {}
     for name, value in overrides.items():
         if name not in names:
-            raise EngineError("FORMAT", f"rule set: unknown parameter {name!r}")
+            raise EngineError.coded("FORMAT", "ruleset.unknown_parameter", name=name)
         changes[name] = _coerce(base, name, value)
     result = replace(base, **changes)
     if result.min_players > result.max_players:
-        raise EngineError("FORMAT", "rule set parameters 'min_players'/'max_players': min exceeds max")
+        raise EngineError.coded("FORMAT", "ruleset.min_over_max")
     if result.sdadata_first_threshold > result.sdadata_max_threshold:
-        raise EngineError("FORMAT", "rule set parameter 'sdadata_max_threshold': below the first threshold")
+        raise EngineError.coded("FORMAT", "ruleset.thresholds")
     return result

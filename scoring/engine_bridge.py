@@ -25,7 +25,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.engine_messages import describe
+from config.engine_messages import describe, record_problems
 from config.errors import DomainError
 from engine.board import Board, load_board
 from engine.endings import ENTERED, Ending, FinalBoard, FinalPlayer
@@ -66,7 +66,7 @@ def context_for(ruleset: str, overrides: Mapping[str, Any] | None, system: str,
     try:
         rs = get_ruleset({"base": ruleset, "overrides": dict(overrides or {})})
     except EngineError as err:
-        raise DomainError(err.message, field="ruleset", rule=err.rule) from None
+        raise DomainError(describe(err.code, err.params, err.message), field="ruleset", rule=err.rule) from None
     if system not in SCORING_SYSTEMS:
         raise DomainError(
             _("Unknown scoring system %(system)s.") % {"system": system}, field="scoring_system",
@@ -325,7 +325,7 @@ def board_from_record(ctx: Context, seats: Sequence[SeatInfo], record: Any) -> t
     (scored under its ending: S-TA's deck as time) and the data to store."""
     parsed = parse_record(record)
     if parsed.record is None or parsed.problems:
-        raise DomainError(parsed.summary(), field="record", rule="FORMAT")
+        raise DomainError(record_problems(parsed), field="record", rule="FORMAT")
     game = Replay(parsed.record)
     try:
         game.run()

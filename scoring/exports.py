@@ -12,6 +12,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 
+from config.engine_messages import ending
 from tournaments import labels, spreadsheets
 from tournaments.models import Player, Tournament
 
@@ -59,7 +60,7 @@ def results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
         for r in sorted(sub.scores, key=lambda r: r["seat"]):
             rows.append([st.table.game.number, st.table.number, labels.result_status(st.status), sub.number,
                          r["seat"], names.get(r.get("player"), ""), r["game_score"], r["extra_objective"],
-                         r["armies"], r["place"], r["tournament_points"], r.get("eliminated") or "", sub.ended_by,
+                         r["armies"], r["place"], r["tournament_points"], r.get("eliminated") or "", ending(sub.ended_by),
                          _("yes") if sub.kind == "short" else "", rehearsal])
     return head, rows
 

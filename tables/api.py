@@ -343,7 +343,8 @@ def knockout_plan(tournament: Tournament, params: Any) -> dict[str, Any]:
             status="registered").count())
         final_size = int(params.get("final_size") or 5)
     except ValueError as exc:
-        raise DomainError(str(exc), field="entrants", rule="K-KO") from exc
+        raise DomainError(_("The players and the final size are whole numbers."), field="entrants",
+                          rule="K-KO") from exc
     try:
         plan = knockout.plan_knockout(entrants, final_size, params.get("prefer") or "fives")
     except SeatingError as exc:

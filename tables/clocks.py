@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.engine_messages import describe
 from config.errors import ConflictError, DomainError
 from engine.rulesets import RuleSet, get_ruleset
 from engine.violations import EngineError
@@ -39,7 +40,8 @@ def ruleset_for(tournament: Any) -> RuleSet:
     try:
         return get_ruleset({"base": tournament.ruleset, "overrides": overrides})
     except EngineError as exc:
-        raise DomainError(str(exc), field="ruleset_overrides", rule=exc.rule) from exc
+        raise DomainError(describe(exc.code, exc.params, exc.message), field="ruleset_overrides",
+                          rule=exc.rule) from exc
 
 
 def time_limit(tournament: Any) -> dt.timedelta:

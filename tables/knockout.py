@@ -17,12 +17,22 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from tables.seating import UNCOVERABLE, SeatingError, table_sizes
+from tables.seating import UNCOVERABLE, Reason, SeatingError, table_sizes
 
 MAX_BEST_LOSERS = 5  # per round; more would not be a knock-out any more
 # Far above any real event (the largest Italian ones have a few hundred players); the planner's
 # work grows with the entrants, and the plan is a public GET: ?entrants=10**9 must not hang it.
 MAX_ENTRANTS = 10_000
+
+
+def _reason(code: str, **params: object) -> Reason:
+    return {"code": code, "params": params}
+
+
+def _refused(rule: str, code: str, options: Sequence[Reason] = (), **params: object) -> SeatingError:
+    """A refusal by its code (tables.seating.SIZE_TEXTS): English here, the page's language on
+    the pages (tables/seating_text.py)."""
+    return SeatingError.coded(rule, _reason(code, **params), options)
 
 
 @dataclass(frozen=True)
@@ -70,14 +80,14 @@ def plan_knockout(entrants: int, final_size: int = 5, prefer: str = "fives") -> 
     """Rounds of a K-KO event: fewest rounds, then fewest best runners-up needed, then the
     organizer's ``prefer`` ("fives": fewer, fuller tables in the early rounds)."""
     if final_size not in (4, 5):
-        raise SeatingError("T-SIZE", f"A final has 4 or 5 players, not {final_size}.")
+        raise _refused("T-SIZE", "knockout.final_size", size=final_size)
     if prefer not in ("fives", "fours"):
-        raise SeatingError("K-KO", f"Unknown preference {prefer!r}.", ["fives", "fours"])
+        raise _refused("K-KO", "knockout.unknown_choice", choice=prefer, known="fives, fours")
     if entrants > MAX_ENTRANTS:
-        raise SeatingError("K-KO", f"At most {MAX_ENTRANTS} players can be planned, not {entrants}.")
+        raise _refused("K-KO", "knockout.too_many", most=MAX_ENTRANTS, count=entrants)
     if entrants < final_size:
-        raise SeatingError("K-KO", f"{entrants} players cannot fill a final of {final_size}.",
-                           [f"a final of {entrants}" if entrants in (4, 5) else "more players"])
+        option = _reason("option.final_of", count=entrants) if entrants in (4, 5) else _reason("option.more_players")
+        raise _refused("K-KO", "knockout.final_unfilled", [option], count=entrants, size=final_size)
 
     if entrants in UNCOVERABLE:
         table_sizes(entrants)  # raises with the organizer's options (K-TABLES)
@@ -107,9 +117,9 @@ def plan_knockout(entrants: int, final_size: int = 5, prefer: str = "fives") -> 
 
     chain = best(entrants)
     if chain is None:
-        raise SeatingError(
-            "K-KO", f"No knock-out of tables of 4 and 5 leads {entrants} players to a final "
-            f"of {final_size}.", ["a different final size", "a qualifying game first"])
+        raise _refused("K-KO", "knockout.no_chain",
+                       [_reason("option.other_final_size"), _reason("option.qualifier_first")],
+                       count=entrants, size=final_size)
     rounds, players = [], entrants
     for number, (tables, extra) in enumerate(chain[3], start=1):
         sizes = _split(players, tables)
@@ -128,17 +138,13 @@ def advance(
     plan asks for them, the best runners-up in the order given (best first — the caller ranks
     them by table position, then by standing, as K-KO-RCU's ripescaggio does)."""
     if not 1 <= round_number < len(plan.rounds):
-        raise SeatingError("K-KO", f"Round {round_number} has no next round in this plan.")
+        raise _refused("K-KO", "knockout.no_next_round", round=round_number)
     current = plan.rounds[round_number - 1]
     if len(winners) != current.winners or len(set(winners)) != len(winners):
-        raise SeatingError(
-            "K-KO", f"Round {round_number} has {current.winners} tables, so exactly "
-            f"{current.winners} different winners go on; got {len(winners)}.")
+        raise _refused("K-KO", "knockout.winners", round=round_number, tables=current.winners, got=len(winners))
     fill = [p for p in runners_up if p not in set(winners)]
     if len(fill) < current.best_losers:
-        raise SeatingError(
-            "K-KO", f"Round {round_number} sends {current.best_losers} best runners-up on; "
-            f"only {len(fill)} given.")
+        raise _refused("K-KO", "knockout.runners_up", round=round_number, due=current.best_losers, got=len(fill))
     return list(winners) + fill[: current.best_losers]
 
 
@@ -169,12 +175,11 @@ class RcuPlan:
 def rcu_plan(entrants: int, kind: str = "raduno") -> RcuPlan:
     """Semifinals and parallel finals by entrants who played both qualifying games."""
     if kind not in RCU_THRESHOLDS:
-        raise SeatingError("K-KO-RCU", f"Unknown event kind {kind!r}.", list(RCU_THRESHOLDS))
+        raise _refused("K-KO-RCU", "knockout.unknown_choice", choice=kind, known=", ".join(RCU_THRESHOLDS))
     thresholds = RCU_THRESHOLDS[kind]
     if entrants <= thresholds[0]:
         if entrants < RCU_MIN_PLAYERS:
-            raise SeatingError("K-KO-RCU", f"{entrants} players: a knock-out phase needs at "
-                               f"least {RCU_MIN_PLAYERS}.")
+            raise _refused("K-KO-RCU", "knockout.too_few", count=entrants, least=RCU_MIN_PLAYERS)
         return RcuPlan(entrants, kind, True, 0, 0, 1)
     finals = sum(1 for t in thresholds if entrants > t)
     return RcuPlan(entrants, kind, False, 4 * finals, 4 * BAND * finals, finals)
@@ -201,7 +206,7 @@ def rcu_small_semifinals(
       semifinals of the top 16.
     """
     if len(wins) < 3 or len(points) < 3:
-        raise SeatingError("K-KO-RCU", "The top three of the standings are needed.")
+        raise _refused("K-KO-RCU", "knockout.top_three")
     out = list(withdrawn) + [False] * (3 - len(withdrawn))
     all_tied = points[0] == points[1] == points[2]
     if wins[0] < 2 or all_tied or out[0] or out[1]:
@@ -262,7 +267,7 @@ def band_tables(players: Sequence[int], tables: int, clubs: Mapping[int, str | N
     from itertools import permutations
 
     if len(players) != 4 * tables:
-        raise SeatingError("K-KO-RCU", f"{tables} semifinals need {4 * tables} players, not {len(players)}.")
+        raise _refused("K-KO-RCU", "knockout.semifinal_players", tables=tables, need=4 * tables, count=len(players))
     seated: list[list[int]] = [[p] for p in players[:tables]]
     for start in range(tables, len(players), tables):
         band = players[start:start + tables]
@@ -305,7 +310,8 @@ def rcu_semifinals(
         direct = tuple(p for p in standings[:rule.direct_to_final])
         playing = [p for p in standings[rule.first_place - 1:] if p not in out][:4 * rule.semifinals]
         if len(playing) < 4 * rule.semifinals:
-            raise SeatingError("K-KO-RCU", f"{rule.semifinals} semifinals need {4 * rule.semifinals} players.")
+            raise _refused("K-KO-RCU", "knockout.semifinal_players", tables=rule.semifinals,
+                           need=4 * rule.semifinals, count=len(playing))
         tables = band_tables(playing, rule.semifinals, clubs)
         return RcuSemifinals(plan, rule.semifinals, (tuple(tuple(t) for t in tables),), (direct,),
                              sum(_clashes(t, clubs) for t in tables))

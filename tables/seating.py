@@ -492,6 +492,25 @@ SIZE_TEXTS: Mapping[str, str] = MappingProxyType({
         "leave %(fewer)s players out of this game (%(count)s players: %(sizes)s)"),
     "option.ghost_sizes": gettext_noop("a table of 3 with a ghost seat (%(sizes)s)"),
     "option.six_sizes": gettext_noop("a table of 6 (%(sizes)s)"),
+    # knock-out plans (tables/knockout.py: K-KO, K-KO-RCU)
+    "knockout.final_size": gettext_noop("A final has 4 or 5 players, not %(size)s."),
+    "knockout.unknown_choice": gettext_noop("Unknown choice “%(choice)s”: one of %(known)s."),
+    "knockout.too_many": gettext_noop("At most %(most)s players can be planned, not %(count)s."),
+    "knockout.final_unfilled": gettext_noop("%(count)s players cannot fill a final of %(size)s."),
+    "knockout.no_chain": gettext_noop(
+        "No knock-out of tables of 4 and 5 leads %(count)s players to a final of %(size)s."),
+    "knockout.no_next_round": gettext_noop("Round %(round)s has no next round in this plan."),
+    "knockout.winners": gettext_noop(
+        "Round %(round)s has %(tables)s tables, so exactly %(tables)s different winners go on; got %(got)s."),
+    "knockout.runners_up": gettext_noop(
+        "Round %(round)s sends %(due)s best runners-up on; only %(got)s given."),
+    "knockout.too_few": gettext_noop("%(count)s players: a knock-out phase needs at least %(least)s."),
+    "knockout.top_three": gettext_noop("The top three of the standings are needed."),
+    "knockout.semifinal_players": gettext_noop("%(tables)s semifinals need %(need)s players, not %(count)s."),
+    "option.final_of": gettext_noop("a final of %(count)s"),
+    "option.more_players": gettext_noop("more players"),
+    "option.other_final_size": gettext_noop("a different final size"),
+    "option.qualifier_first": gettext_noop("a qualifying game first"),
 })
 
 

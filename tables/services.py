@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.engine_messages import describe
 from config.errors import ConflictError, DomainError
 from engine.rng import SeededRng, derive_seed
 from tables import hooks, selectors
@@ -498,7 +499,8 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
                 rs = get_ruleset(ruleset_spec(game.tournament, len(seats)))
                 table.deal = deal(board, len(seats), table.deal_seed, rs)
             except EngineError as exc:
-                raise DomainError(str(exc), field="tables", rule=exc.rule) from exc
+                raise DomainError(describe(exc.code, exc.params, exc.message), field="tables",
+                                  rule=exc.rule) from exc
             table.save(update_fields=["deal_seed", "deal"])
             cards = (objective_cards(game.secret_seed, table.number, len(seats))
                      if game.deal_objectives else [])

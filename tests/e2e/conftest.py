@@ -12,6 +12,7 @@ package.json: no network at test time) and fails on serious/critical violations;
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,23 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
+# The journeys' steps that the organizer's and referee's guides show (docs/img): with
+# GUIDE_SCREENSHOTS=1 (scripts/guide_screenshots.sh) each screenshot is also copied there.
+GUIDE_IMAGES = {
+    "03-manage": "organizer-manage.png",
+    "04-checkin": "organizer-checkin.png",
+    "07-sheet-table-1": "table-sheet-print.png",
+    "09-phone-where-do-i-sit": "phone-where-do-i-sit.png",
+    "11-staff-private-link": "organizer-private-link.png",
+    "12-referee-time-up": "referee-time-up.png",
+    "13-referee-sdadata-roll": "referee-sdadata-roll.png",
+    "16-result-to-confirm": "result-to-confirm.png",
+    "21-final-ranking-print": "final-ranking-print.png",
+    "people-02-invitation-link-and-qr": "organizer-invitation.png",
+    "people-07-slips-printed": "objective-slips-print.png",
+    "people-08-my-objective-card": "phone-objective-card.png",
+    "scoresheets-game1-print": "scoresheets-print.png",
+}
 
 
 
@@ -234,6 +252,8 @@ class Browser:
         # caret="initial": Playwright's caret hiding leaves style="" on inputs, which htmx then
         # copies while settling a swap, and the CSP (style-src 'self') rightly refuses that
         page.screenshot(path=str(path), full_page=full_page, caret="initial")
+        if os.environ.get("GUIDE_SCREENSHOTS") and name in GUIDE_IMAGES:
+            shutil.copyfile(path, ROOT / "docs" / "img" / GUIDE_IMAGES[name])
         return path
 
     def check(self, page: Any, name: str, *, full_page: bool = True) -> Path:
@@ -276,8 +296,52 @@ class Browser:
         finally:
             page.emulate_media(media="screen")
 
+    def read(self, page: Any, name: str, *, printed: bool = False) -> str:
+        """The words a person reads on the page (as printed, with ``printed``): the same page, in
+        the same session, opened again at twice the pixels (small print is about 10 px high at
+        1:1, too small for OCR), kept as ``<name>.png`` and read by :func:`read_png`."""
+        context = self.browser.new_context(
+            base_url=self.base_url, viewport=page.viewport_size, locale="it-IT", device_scale_factor=2,
+            storage_state=page.context.storage_state(),
+        )
+        context.route("**/*", self._route)
+        try:
+            sharp = context.new_page()
+            self.watch(sharp)
+            sharp.goto(page.url)
+            if printed:
+                sharp.emulate_media(media="print")
+            return read_png(self.shot(sharp, name))
+        finally:
+            context.close()
+
     def close(self) -> None:
         self.browser.close()
+
+
+def read_png(path: Path) -> str:
+    """The words a person reads on a PNG, by OCR: Debian's tesseract (``tesseract-ocr`` and
+    ``tesseract-ocr-ita``, installed by .ci/run), in Italian; whitespace collapsed to single
+    spaces. Without tesseract the test is skipped, which CI counts as a failure."""
+    tesseract = shutil.which("tesseract")
+    if tesseract is None:
+        pytest.skip("needs Debian's tesseract-ocr and tesseract-ocr-ita (apt-get install)")
+    # one thread: on a busy machine tesseract's own threads make it about three times slower
+    done = subprocess.run([tesseract, str(path), "stdout", "-l", "ita"], capture_output=True, text=True,
+                          timeout=180, check=False, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+    assert done.returncode == 0, done.stderr
+    return " ".join(done.stdout.split())
+
+
+def assert_read(text: str, *expected: str) -> None:
+    """Each expected phrase is on the image, as OCR read it: its words in order, in any case,
+    with any punctuation between them (OCR reads a middle dot as ":", "+" or "*")."""
+    def loose(s: str) -> str:
+        return " ".join(re.sub(r"[^\w]", " ", s).lower().split())
+
+    seen = loose(text)
+    missing = [e for e in expected if loose(e) not in seen]
+    assert not missing, f"not read on the image: {missing}\nread: {text[:1500]}"
 
 
 @pytest.fixture

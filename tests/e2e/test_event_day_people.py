@@ -4,7 +4,8 @@
   phone (another browser context), sets a password and lands on the tournament; the used link
   opens nothing a second time;
 - the organizer prints every player's objective slip of a game in one action (print emulation:
-  a PNG kept, the printed text checked), and a player's phone opens their own card by its name;
+  a PNG kept and read back by OCR: names, table and seat, no card), and a player's phone opens
+  their own card, its Italian name on the screen;
 - a refused action on the referee page keeps the page whole and says why (the panel for a rule,
   the page's refusal area for a lost role), with no console error;
 - check-in: an accent-free search finds Niccolò, a selection and "everyone shown" check players
@@ -22,7 +23,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, assert_read
 from tests.factories.tournaments import make_user
 
 pytestmark = [
@@ -149,13 +150,20 @@ def test_the_organizer_prints_every_players_objective_slip(browser: Any) -> None
     assert org.locator(".slip svg").count() == 9  # a QR code each
     b.check(org, "people-06-slips")
     print_label = org.locator("[data-print]").inner_text().strip()
+    notice = org.locator(".messages li.success").inner_text().strip()  # "Foglietti pronti: …"
     text = b.printed(org, "people-07-slips-printed")
-    assert print_label not in text  # screen-only controls are not printed
+    assert print_label not in text and notice not in text  # screen-only notes are not printed
     deck = default_deck("rtu")
     for seat in seats:
         assert seat.player.display_name in text
         assert re.search(rf"\b{seat.table.number} · \w+ {seat.number}\b", text), seat
     assert not [o.name for o in deck.values() if o.name in text]  # the slips show no card
+    # the PNG itself, read as a person reads the printout: names, table and seat, no card
+    read = b.read(org, "people-07-slips-printed-read", printed=True)
+    first_page = sorted(seats, key=lambda s: (s.table.number, s.number))[:4]
+    assert_read(read, tournament.name, "Inquadra il codice", *(s.player.display_name for s in first_page),
+                *(f"Tavolo {s.table.number} · posto {s.number}" for s in first_page))
+    assert not [o.name for o in deck.values() if o.name.lower() in read.lower()]
     # eight slips (two columns) fit on one A4 page: the ninth is on the second
     tops = org.evaluate("() => [...document.querySelectorAll('.slip')].map(e => e.offsetHeight)")
     assert max(tops) <= 260, tops  # 6.6 cm at 96 dpi is 249 px
@@ -171,6 +179,8 @@ def test_the_organizer_prints_every_players_objective_slip(browser: Any) -> None
     card = phone.locator("main").inner_text()
     assert deck[mine.objective].name in card and name in card
     b.check(phone, "people-08-my-objective-card")
+    assert_read(b.read(phone, "people-08-my-objective-card-read"), deck[mine.objective].name, name,
+                f"Tavolo {mine.table.number}")
     b.assert_clean()
 
 

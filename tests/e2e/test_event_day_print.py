@@ -1,5 +1,5 @@
 """An event day printed and read on a phone: the scoresheets of every table printed in one go
-(print emulation, a PNG kept, the printed text checked), and the standings at 360 px showing
+(print emulation, a PNG kept and read back by OCR), and the standings at 360 px showing
 every digit of a three-digit total, keeping their scroll position across the periodic refresh."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, assert_read
 
 pytestmark = [
     pytest.mark.browser,
@@ -48,6 +48,11 @@ def test_scoresheets_of_every_table_print_two_per_page(browser: Any) -> None:
                      "Punti Torneo", "Firma", "Totale punti: 164", ev["players"][0].display_name):
         assert expected in text, expected
     assert "Stampa tutti i tavoli" not in text  # the button is not printed
+    # the PNG itself, read as a person reads the printout
+    read = browser.read(page, "scoresheets-game1-print-read", printed=True)
+    assert_read(read, "Tavolo n. 1", "Tavolo n. 2", "Punti Torneo", "Pti fuori obiettivo", "Firma",
+                "Totale punti: 164", ev["players"][0].display_name, ev["players"][7].display_name)
+    assert "stampa tutti" not in read.lower()
     # two sheets fit one A4 page: each is at most half of a printed page high
     heights = page.evaluate("() => [...document.querySelectorAll('.scoresheet')].map(e => e.offsetHeight)")
     assert len(heights) == 2

@@ -11,6 +11,7 @@ as soon as it exists.
 
 from __future__ import annotations
 
+import csv
 import html
 import json
 import re
@@ -22,6 +23,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
+from django.utils.translation import gettext
 
 from engine.club_formats import CLUB_FORMATS
 from engine.messages import ENGLISH
@@ -37,7 +39,7 @@ def _fragments(text: str) -> set[str]:
     """The parts of an English message between its placeholders that are phrases (3+ words)."""
     out = set()
     for part in PLACEHOLDER.split(text):
-        part = part.strip(" .,:;()—-…")
+        part = part.strip(" .,:;()—-…'\"“”")
         if len(re.findall(r"[A-Za-z]{2,}", part)) >= 3:
             out.add(part)
     return out
@@ -59,9 +61,10 @@ def english_phrases() -> set[str]:
                                                      "elimination_order")}
     # the engine's own English refusals, as its command line says them: a hopeless board makes
     # check_board say most of them
-    phrases |= {f for v in _engine_refusals() for f in _fragments(re.sub(r"\b\d+\b|'[^']*'", "|", v))}
+    phrases |= {f for v in _engine_refusals() for f in _fragments(re.sub(r"\b\d+\b|'[^']*'", "%s", v))}
     # a recorded game's violations, a deal's and a deck's problems, as the command line says them
-    phrases |= {f for template in ENGLISH.values() for f in _fragments(re.sub(r"\{[^}]*\}", "|", template))}
+    # (each field a placeholder, so that the words between two fields are a phrase of their own)
+    phrases |= {f for template in ENGLISH.values() for f in _fragments(re.sub(r"\{[^}]*\}", "%s", template))}
     return phrases
 
 
@@ -86,9 +89,25 @@ def page_text(content: bytes) -> str:
     return re.sub(r"\s+", " ", html.unescape(body))
 
 
+@pytest.fixture(scope="module")
+def demo_loaded(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    """The demo loaded once for the module, in a transaction rolled back at its end; each test
+    runs in its own savepoint (``db``) and only reads or is refused."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            call_command("load_demo", stdout=StringIO())
+            yield
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
 @pytest.fixture
-def demo(db: Any) -> Client:
-    call_command("load_demo", stdout=StringIO())
+def demo(demo_loaded: None, db: Any) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="it")
     assert client.login(username="organizzatore", password="risiko-organizza")
     return client
@@ -117,6 +136,9 @@ def test_demo_pages_in_italian_show_no_english_message(demo: Client) -> None:
         "/t/demo/games/1/tables/", "/t/demo/games/2/tables/", "/t/demo/games/2/organize/",
         f"/t/demo/results/table/{first.pk}/", f"/t/demo/games/1/tables/{first.number}/",
         f"/t/demo/games/1/tables/{first.number}/sheet/", f"/t/demo/standings/player/{first.seats.first().player_id}/",
+        # the event day's own pages: check-in, slips, scoresheets, clocks, meetings, knock-out
+        "/t/demo/checkin/2/", "/t/demo/games/2/slips/", "/t/demo/games/1/scoresheets/",
+        "/t/demo/clock-settings/", "/t/demo/meetings/", "/t/demo/knockout/?entrants=30", "/t/demo/knockout/phases/",
     ]
     found: dict[str, list[str]] = {}
     for url in pages:
@@ -184,4 +206,124 @@ def test_a_refused_recorded_game_is_said_in_italian(demo: Client) -> None:
         hits = sorted(p for p in phrases if p in text)
         if hits:
             found[mutation.name] = hits
+    assert not found, found
+
+
+def test_the_results_export_in_italian_says_how_each_game_ended(demo: Client) -> None:
+    """The spreadsheet clubs keep: its "ended by" column shows the ending's Italian label,
+    never the stored code, and no English message anywhere."""
+    from engine.endings import Ending
+
+    response = demo.get("/t/demo/export/results.csv")
+    assert response.status_code == 200
+    text = response.content.decode()
+    rows = list(csv.reader(StringIO(text)))
+    with translation.override("it"):
+        column = rows[0].index(gettext("Ended by"))
+    endings = {row[column] for row in rows[1:] if len(row) > column and row[column]}
+    assert endings, "the demo has counted results"
+    assert not endings & {e.value for e in Ending}, endings
+    assert "Obiettivo raggiunto (RisiKo!)" in endings or "Sdadata" in endings, endings
+    assert not sorted(p for p in english_phrases() if p in text)
+
+
+def test_knockout_refusals_in_italian(demo: Client) -> None:
+    """A knock-out plan the rules refuse, on the planning page and in the API, and the K-KO-RCU
+    phases' refusals: said in Italian, never with the planner's English."""
+    from tables import knockout as ko
+    from tables.seating import SeatingError
+    from tables.seating_text import seating_error_text
+
+    phrases = english_phrases()
+    assert "players cannot fill a final of" in phrases and "players: a knock-out phase needs at least" in phrases
+    found: dict[str, list[str]] = {}
+    for query in ("entrants=3&final_size=4", "entrants=11&final_size=4", "entrants=20&prefer=fours4",
+                  "entrants=tre", "entrants=20000", "entrants=30&final_size=6"):
+        for url in (f"/t/demo/knockout/?{query}", f"/api/tournaments/demo/knockout-plan/?{query}"):
+            response = demo.get(url)
+            assert response.status_code == 400, url
+            text = page_text(response.content)
+            if "knockout/" in url:
+                assert "Giocatori" in text, url  # the planning page itself, in Italian
+            hits = sorted(p for p in phrases if p in text)
+            if hits:
+                found[url] = hits
+    plan = ko.plan_knockout(30, 5)
+    refusals = [lambda: ko.rcu_plan(9), lambda: ko.rcu_plan(40, "coppa"), lambda: ko.rcu_small_semifinals([2], [1.0]),
+                lambda: ko.rcu_semifinals(list(range(13)), "raduno"), lambda: ko.band_tables(list(range(7)), 2, {}),
+                lambda: ko.advance(plan, 1, [1, 2]), lambda: ko.advance(plan, 1, list(range(1, 8))),
+                lambda: ko.advance(plan, 9, [])]
+    for n, refuse in enumerate(refusals):
+        with pytest.raises(SeatingError) as caught:
+            refuse()
+        with translation.override("it"):
+            text = seating_error_text(caught.value)
+        hits = sorted(p for p in phrases if p in text)
+        if hits or text == caught.value.message:
+            found[f"refusal {n}: {text}"] = hits
+    assert not found, found
+
+
+def test_a_malformed_record_is_said_in_italian(demo: Client) -> None:
+    """A record the parser cannot read (engine/record.py), uploaded on the results page in
+    Italian: every problem of form is said in Italian, then how many more."""
+    from engine.simulate import simulate
+    from tables.models import Table
+
+    table = Table.objects.filter(game__tournament__slug="demo", game__number=2).order_by("number").first()
+    assert table is not None
+    valid = simulate(4, "malformed")
+    broken: list[object] = ['{"format": "risiko-record/1", "players": [', "[1, 2]"]
+    for key, value in [("format", "risiko-record/9"), ("ruleset", "SCACCHI"), ("map", "marte"), ("players", []),
+                       ("deal", {}), ("events", "nessuno"), ("objectives", ["x"])]:
+        broken.append({**valid, key: value})
+    many = json.loads(json.dumps(valid))
+    for n, event in enumerate(many["events"][:8]):
+        event["type" if n % 2 else "seat"] = "teletrasporto" if n % 2 else "primo"
+    many["players"][1]["seat"] = 3
+    broken.append(many)
+    phrases = english_phrases()
+    assert "must be a list of dice values, not" in phrases  # the parser's English, from its codes
+    found: dict[str, list[str]] = {}
+    for record in broken:
+        refused = demo.post(f"/t/demo/results/table/{table.pk}/enter/", {
+            "kind": "record", "version": "0",
+            "record_text": record if isinstance(record, str) else json.dumps(record),
+        })
+        assert refused.status_code == 400, record
+        text = page_text(refused.content)
+        assert "FORMAT: FORMAT" not in text, text
+        hits = sorted(p for p in phrases if p in text)
+        if hits:
+            found[str(record)[:60]] = hits
+    assert "altri" in text  # nine problems: five said, then how many more
+    assert not found, found
+
+
+def test_rule_set_refusals_in_italian(demo: Client) -> None:
+    """An organizer's rule-set overrides the engine refuses (engine/rulesets.py), through the API
+    in Italian: each said in Italian, with its rule id once."""
+    from engine.violations import EngineError
+
+    phrases = english_phrases()
+    assert "is not one of" in phrases and "has no starting armies for" in phrases
+    found: dict[str, list[str]] = {}
+    for overrides in ({"teleport": 1}, {"army_cap": "molte"}, {"closure": "mai"}, {"tris_values": {"stelle": 3}},
+                      {"min_players": 6, "max_players": 4}, {"sdadata_first_threshold": 5, "sdadata_max_threshold": 3}):
+        response = demo.patch("/api/tournaments/demo/", {"ruleset_overrides": overrides}, content_type="application/json")
+        assert response.status_code == 400, overrides
+        text = response.content.decode()
+        assert "FORMAT: FORMAT" not in text and "Regolamento" in json.loads(text)["detail"], text
+        hits = sorted(p for p in phrases if p in text)
+        if hits:
+            found[str(overrides)] = hits
+    from engine.rulesets import get_ruleset
+
+    with pytest.raises(EngineError) as caught:
+        get_ruleset("RTU").armies_for(9)
+    with translation.override("it"):
+        from config.engine_messages import violation_text
+
+        text = violation_text(caught.value)
+    assert text.startswith("T-SIZE: ") and not [p for p in phrases if p in text], text
     assert not found, found

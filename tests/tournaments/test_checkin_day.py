@@ -61,6 +61,9 @@ def test_everyone_shown_and_a_selection(referee, tournament, client) -> None:
     assert _present(tournament, 1) == {r.pk for r in rossi} | {bianchi[0].pk}
     client.post(url, {"action": "everyone", "q": ""})
     assert _present(tournament, 1) == {r.pk for r in rossi + bianchi}  # not the waitlisted
+    # the counter says how many players are present, in the plural a count needs
+    html = client.get(f"/t/{tournament.slug}/checkin/1/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert 'Giocatori presenti: <strong id="checkin-count"' in html and ">6</strong>" in html
 
 
 def test_a_tap_sets_the_state_it_shows_even_if_another_device_changed_it(

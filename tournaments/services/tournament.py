@@ -109,6 +109,7 @@ def validate_rules(ruleset: str, overrides: Any, scoring_system: str) -> None:
     registries ``engine.rulesets`` and ``engine.scoring.SCORING_SYSTEMS``): stored unchecked, a
     bad value would only fail later, on the referee's page. DomainError names the field and the
     engine's rule id."""
+    from config.engine_messages import describe
     from engine.rulesets import get_ruleset
     from engine.scoring import SCORING_SYSTEMS
     from engine.violations import EngineError
@@ -119,11 +120,12 @@ def validate_rules(ruleset: str, overrides: Any, scoring_system: str) -> None:
     try:
         get_ruleset(ruleset)
     except EngineError as err:
-        raise DomainError(err.message, field="ruleset", rule=err.rule) from None
+        raise DomainError(describe(err.code, err.params, err.message), field="ruleset", rule=err.rule) from None
     try:
         get_ruleset({"base": ruleset, "overrides": overrides})
     except EngineError as err:
-        raise DomainError(err.message, field="ruleset_overrides", rule=err.rule) from None
+        raise DomainError(describe(err.code, err.params, err.message), field="ruleset_overrides",
+                          rule=err.rule) from None
     if scoring_system not in SCORING_SYSTEMS:
         raise DomainError(
             _("Unknown scoring system %(system)s (known: %(known)s).")
