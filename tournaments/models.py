@@ -250,12 +250,12 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         """Admin forms (and any ``full_clean``): the rule set, its overrides and the scoring
-        system must be known to the engine (see ``services.validate_rules``)."""
+        system must be known to the engine (see ``formats.validate_rules``)."""
         from django.core.exceptions import ValidationError
 
         from config.errors import DomainError
 
-        from .services import validate_rules
+        from .formats import validate_rules
 
         super().clean()
         try:
