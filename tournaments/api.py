@@ -21,8 +21,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError, PermissionDeniedError
+from engine.scoring import SCORING_SYSTEMS
 
-from . import selectors, services
+from . import formats, selectors, services
 from .models import AccessLink, CheckIn, Club, Player, Registration, Tournament, TournamentRole
 from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
 from .spreadsheets import check_upload_size
@@ -59,7 +60,21 @@ class OrganizerPlayerSerializer(serializers.Serializer):
     national_id = serializers.CharField(read_only=True)
 
 
+class ScoringSystemField(serializers.ChoiceField):
+    """One of the engine's scoring systems (``engine.scoring.SCORING_SYSTEMS``); any other is a
+    400 naming the field and the rule (FORMAT), as the services answer it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(SCORING_SYSTEMS), **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        return formats.check_scoring_system(data)
+
+
 class TournamentSerializer(serializers.ModelSerializer):
+    scoring_system = ScoringSystemField(
+        required=False, help_text="A scoring system of the engine (S-RTU, S-OPEN…); the format's when a "
+                                  "preset is chosen.")
     start_times = serializers.ListField(child=serializers.CharField(), required=False)
     status = serializers.CharField(read_only=True)
     slug = serializers.SlugField(required=False)

@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 
+from .formats.rules import DEFAULT_SCORING_SYSTEM, scoring_system_choices
+
 DEFAULT_START_TIMES = ["10:30", "14:00", "16:30"]  # K-BEST2: a one-day event's three games
 
 
@@ -209,7 +211,9 @@ class Tournament(models.Model):
         _("national ranking type"), max_length=3, choices=EventType.choices, blank=True, default="",
         help_text=_("Empty: the type of the chosen format (no format: friendly, not ranked)."),
     )
-    scoring_system = models.CharField(_("scoring system"), max_length=20, default="S-RTU")
+    # chosen from the engine's registry (engine.scoring.SCORING_SYSTEMS), never free text
+    scoring_system = models.CharField(_("scoring system"), max_length=20, default=DEFAULT_SCORING_SYSTEM,
+                                      choices=scoring_system_choices)
     games_count = models.PositiveSmallIntegerField(_("number of games"), default=3)
     start_times = models.JSONField(_("start times"), default=default_start_times)
     capacity = models.PositiveIntegerField(

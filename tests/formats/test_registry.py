@@ -95,3 +95,31 @@ def test_each_preset_composes_its_rounds_and_produces_standings(db: Any, preset:
     # each table's winner (seat 1 wins every table) is ahead of everyone who never won
     winners = {row["player"] for row in rows if row.get("wins")}
     assert winners and all(row["player"] in winners for row in rows[:1])
+
+
+def test_the_scoring_system_is_one_of_the_engines(db: Any, client: Any) -> None:
+    """The page, the API and the admin offer the engine's scoring systems and nothing else; a
+    system typed by hand is refused naming the field and the rule."""
+    from django.core.exceptions import ValidationError
+
+    from engine.scoring import SCORING_SYSTEMS
+    from tests.factories.tournaments import UserFactory
+
+    client.force_login(UserFactory())
+    page = client.get("/new/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    offered = page[page.index('name="scoring_system"'):].split("</select>")[0]
+    assert offered.count("<option") == len(SCORING_SYSTEMS)
+    assert all(f'value="{code}"' in offered for code in SCORING_SYSTEMS)
+
+    typed = client.post("/api/tournaments/", {"name": "Coppa", "date": "2026-06-01", "scoring_system": "RTU 2"},
+                        content_type="application/json")
+    assert typed.status_code == 400 and typed.json()["rule"] == "FORMAT" and "scoring_system" in typed.json()
+    created = client.post("/api/tournaments/", {"name": "Coppa", "date": "2026-06-01", "scoring_system": "S-GUFO"},
+                          content_type="application/json")
+    assert created.status_code == 201 and created.json()["scoring_system"] == "S-GUFO"
+
+    tournament = Tournament.objects.get(slug=created.json()["slug"])
+    tournament.scoring_system = "RTU 2"
+    with pytest.raises(ValidationError) as refused:
+        tournament.full_clean()
+    assert "scoring_system" in refused.value.message_dict
