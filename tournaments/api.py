@@ -280,13 +280,22 @@ class RegistrationList(TournamentScoped, generics.ListAPIView):
         return Response(serializer(reg).data, status=status.HTTP_201_CREATED)
 
 
+class WithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                   help_text="Why the player leaves (kept with the withdrawal; optional).")
+
+
 class RegistrationWithdraw(TournamentScoped, APIView):
+    """Withdraw a registration from the next game without tables on (organizers)."""
+
     permission_classes = [TournamentObjectPermission]
 
-    @extend_schema(request=None, responses=RegistrationSerializer)
+    @extend_schema(request=WithdrawSerializer, responses=RegistrationSerializer)
     def post(self, request: Request, slug: str, pk: int) -> Response:
         reg = get_object_or_404(Registration, pk=pk, tournament=self.get_tournament())
-        services.withdraw(reg, actor=request.user)
+        data = WithdrawSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.withdraw(reg, actor=request.user, reason=data.validated_data["reason"])
         reg.refresh_from_db()
         return Response(RegistrationSerializer(reg).data)
 

@@ -318,6 +318,43 @@ class Registration(models.Model):
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
 
+    @property
+    def withdrawal(self) -> Withdrawal | None:
+        """The withdrawal in force (None: not withdrawn, or registered again since)."""
+        return self.withdrawals.filter(reinstated_at__isnull=True).order_by("-withdrawn_at", "-pk").first()
+
+
+class Withdrawal(models.Model):
+    """A player leaving a tournament: who, from which game on, when, by whom and why.
+
+    The registration's ``status`` (WITHDRAWN) says it no longer holds a place, so seating,
+    check-in, standings and the waiting list skip it; this row keeps the facts of the withdrawal.
+    A withdrawn player who registers again closes it (``reinstated_at``); a later withdrawal is a
+    new row."""
+
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="withdrawals",
+                                     verbose_name=_("registration"))
+    # empty for the withdrawals recorded before this model (only their status was kept)
+    from_game = models.PositiveSmallIntegerField(
+        _("from game"), null=True, blank=True, help_text=_("The first game the player no longer plays."))
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), default=timezone.now)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+", verbose_name=_("withdrawn by"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True, default="")
+    reinstated_at = models.DateTimeField(_("registered again at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["withdrawn_at", "id"]
+        verbose_name = _("withdrawal")
+        verbose_name_plural = _("withdrawals")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(from_game__isnull=True) | models.Q(from_game__gte=1),
+                                   name="withdrawal_from_game_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} ({self.from_game})"
+
 
 class CheckIn(models.Model):
     """A registered player is present for game ``game_number`` (1-based) of the tournament."""
