@@ -151,23 +151,23 @@ class WithdrawCorrectionAPI(APIView):
 
 
 class FormatAPI(TournamentScoped, APIView):
-    """Format presets (scoring/presets.py): every preset with all its numbers, the one chosen,
+    """Format presets (tournaments/formats/presets.py): every preset with all its numbers, the one chosen,
     and (organizer) choosing one with the changes it allows."""
 
     permission_classes = [TournamentObjectPermission]
     required_role = "organizer"
 
     def _state(self) -> dict[str, Any]:
-        from . import presets
+        from tournaments import formats
 
         t = self.get_tournament()
         conf = selectors.settings_for(t)
-        current = presets.get(conf.preset)
+        current = formats.get(conf.preset)
         return {
             "current": conf.preset or None,
             "current_numbers": current.as_dict(conf.club_changes) if current else None,
             "best_n": conf.best_n, "games_count": t.games_count, "chain": conf.tiebreaks,
-            "club_changes": conf.club_changes, "presets": presets.all_presets(),
+            "club_changes": conf.club_changes, "presets": formats.all_presets(),
         }
 
     @extend_schema(responses=FormatSerializer, summary="Format presets and the tournament's choice")

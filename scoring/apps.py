@@ -13,12 +13,15 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save, pre_delete, pre_save
 
+        from tournaments.formats import vocabulary
         from tournaments.models import Tournament
 
         from . import for_tables, for_tournaments
+        from .standings import METRICS
 
         for_tables.register()  # tables reads the results through scoring (tables/hooks.py)
         for_tournaments.register()  # the national ranking, results in exports and merges
+        vocabulary.register("metrics", METRICS)  # the tie-breaks a format's chain may name
         pre_delete.connect(_tournament_deleted, sender=Tournament, dispatch_uid="scoring.national.tournament_deleted")
         pre_save.connect(_tournament_saving, sender=Tournament, dispatch_uid="scoring.national.tournament_saving")
         post_save.connect(_tournament_saved, sender=Tournament, dispatch_uid="scoring.national.tournament_saved")

@@ -7,14 +7,15 @@ from typing import Any
 
 from tables import hooks
 from tables.models import Game, Table
+from tournaments import formats
 from tournaments.models import Tournament
 
-from . import presets, selectors, standings
+from . import selectors, standings
 
 
 class ScoringResults(hooks.Results):
     def preset(self, tournament: Tournament) -> Any:
-        return presets.get(selectors.settings_for(tournament).preset)
+        return formats.get(selectors.settings_for(tournament).preset)
 
     def counting_scores(self, tournament: Tournament, game: Game | None = None) -> list[tuple[Table, list[dict[str, Any]]]]:
         publish_unconfirmed = selectors.settings_for(tournament).publish_unconfirmed

@@ -35,7 +35,7 @@ class ScoringSettings(models.Model):
         _("games that count"), default=2,
         help_text=_("K-BEST2 / K-BESTN: how many of a player's best games count."),
     )
-    # The format preset (scoring/presets.py) and what the organizer changed of it.
+    # The format preset (tournaments.formats.PRESETS) and what the organizer changed of it.
     preset = models.CharField(_("format"), max_length=30, blank=True, default="")
     method = models.CharField(
         _("games that count"), max_length=20, blank=True, default="",

@@ -45,9 +45,9 @@ ANONYMOUS_NAMES = frozenset({normalise_name("Anonimo", "Anonimo"), normalise_nam
 # ------------------------------------------------------------------ which events, which year
 def event_type(tournament: Tournament, preset_id: str) -> str:
     """The tournament's national type: its own, else its format preset's, else "AMC"."""
-    from . import presets
+    from tournaments import formats
 
-    preset = presets.get(preset_id) if preset_id else None
+    preset = formats.get(preset_id) if preset_id else None
     return tournament.event_type or (preset.ranking_class if preset is not None else "") or FRIENDLY
 
 

@@ -7,16 +7,15 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import labels
+from tournaments import formats, labels
 from tournaments.dates import DateField
 from tournaments.models import Season
 
-from . import presets
 from .standings import METRICS
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    return [(p.id, str(p.name)) for p in presets.PRESETS.values()]
+    return [(p.id, str(p.name)) for p in formats.PRESETS.values()]
 
 
 def metrics_help() -> str:

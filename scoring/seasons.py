@@ -5,7 +5,7 @@ Only the club's admins and federation admins may (``tournaments.seasons.may_mana
 change is audited (``season.create``, ``season.update``, ``season.evening``). The season model
 lives in ``tournaments`` (a tournament points to its season); its checks live here because they
 read scoring's registries: the tie-break keys (``scoring.standings.METRICS``) and the format
-presets of the evenings (``scoring.presets``). Refusals name the field and a rule id: ``K-BESTN``
+presets of the evenings (``tournaments.formats``). Refusals name the field and a rule id: ``K-BESTN``
 (N, tie-breaks), ``FORMAT``, ``REQUIRED``, ``DUPLICATE``, ``ROLE``.
 """
 
@@ -21,13 +21,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError
-from tournaments import audit
+from tournaments import audit, formats
 from tournaments import seasons as club_seasons
 from tournaments import services as tournament_services
 from tournaments.dates import parse_date
 from tournaments.models import Club, Registration, Season, Tournament
 
-from . import presets
 from . import season_standings as ss
 from .services import apply_preset
 from .standings import METRICS
@@ -47,7 +46,7 @@ def snapshot(season: Season) -> dict[str, Any]:
 
 def chain_of(season: Season) -> list[str]:
     """The season's tie-break chain: its own, else its evenings' format's."""
-    preset = presets.get(season.preset)
+    preset = formats.get(season.preset)
     return list(season.tiebreaks or (preset.chain if preset is not None else ()) or ("total",))
 
 
@@ -104,10 +103,7 @@ def _apply(season: Season, fields: dict[str, Any]) -> None:
         raise DomainError(_("Say how many evenings or games count (N)."), field="best_n", rule="K-BESTN")
     if "preset" in fields:
         season.preset = str(fields["preset"] or "")
-    preset = presets.get(season.preset)
-    if preset is None:
-        raise DomainError(_("Unknown format %(p)s. Known: %(known)s.") % {"p": season.preset,
-                          "known": ", ".join(presets.PRESETS)}, field="preset", rule="FORMAT")
+    preset = formats.preset_or_refuse(season.preset)
     if "tiebreaks" in fields:
         season.tiebreaks = _chain(fields["tiebreaks"])
     if "evening_games" in fields:
@@ -171,7 +167,7 @@ def evening_plan(season: Season, today: dt.date | None = None) -> EveningPlan:
     today = today or timezone.localdate()
     number = season.evenings.count() + 1
     last = club_seasons.last_evening(season)
-    preset = presets.get(season.preset)
+    preset = formats.get(season.preset)
     games = season.evening_games or (preset.games_count if preset is not None else 1)
     with translation.override(settings.LANGUAGE_CODE):  # stored data: the instance's language, not the admin's
         name = _("%(season)s – evening %(n)s") % {"season": season.name, "n": number}

@@ -227,9 +227,9 @@ def method_of(tournament: Tournament, conf: ScoringSettings | None = None) -> st
 
 def final_games(tournament: Tournament, conf: ScoringSettings) -> set[int]:
     """K-KO-RCU: the last game of a preset with a knock-out phase is the final."""
-    from . import presets
+    from tournaments import formats
 
-    preset = presets.get(conf.preset)
+    preset = formats.get(conf.preset)
     return {tournament.games_count} if preset is not None and preset.knockout else set()
 
 
@@ -794,12 +794,14 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type is the tournament's own, else the format preset's (no preset:
     "AMC", which the ranking does not count); T is the event's non-empty tables over all rounds
     (``national.table_games``)."""
-    from . import national, presets
+    from tournaments import formats
+
+    from . import national
     from . import ranking as rk
 
     conf = settings_for(tournament)
     event_type = national.event_type(tournament, conf.preset)
-    preset = presets.get(conf.preset)
+    preset = formats.get(conf.preset)
     source = "tournament" if tournament.event_type else ("preset" if preset is not None and preset.ranking_class
                                                           else "default")
     data = standings(tournament)

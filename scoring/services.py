@@ -271,61 +271,18 @@ def _settings_snapshot(conf: ScoringSettings, tournament: Tournament) -> dict[st
 
 def apply_preset(*, actor: Any, tournament: Tournament, preset_id: str,
                  changes: Mapping[str, Any] | None = None) -> ScoringSettings:
-    """Choose a format preset (scoring/presets.py) for ``tournament`` and change what it allows:
-    ``best_n``, ``games_count``, ``chain`` (tie-break metrics) and the club format's numbers
-    (``win_bonus``, ``shared_win_bonus``, ``size_factor``). Organizer only, audited. Results
-    already entered keep the scores they were given."""
-    from engine.club_formats import CLUB_FORMATS
+    """Choose a format preset (``tournaments.formats.PRESETS``) for ``tournament`` and change
+    what it allows (checked by ``tournaments.formats.check_choice``): ``best_n``,
+    ``games_count``, ``chain`` (tie-break metrics) and the club format's numbers (``win_bonus``,
+    ``shared_win_bonus``, ``size_factor``). Organizer only, audited. Results already entered
+    keep the scores they were given."""
+    from tournaments import formats
     from tournaments import services as tournament_services
-
-    from . import presets
-    from .standings import METRICS
 
     if not is_organizer(actor, tournament):
         raise PermissionDeniedError(_("Only an organizer of this tournament may change its scoring settings."))
-    preset = presets.get(preset_id)
-    if preset is None:
-        raise DomainError(_("Unknown format %(p)s. Known: %(known)s.")
-                          % {"p": preset_id, "known": ", ".join(presets.PRESETS)}, field="preset", rule="FORMAT")
-    changes = dict(changes or {})
-    refused = sorted(k for k in changes if k not in preset.editable)
-    if refused:
-        raise DomainError(_("The format %(p)s does not let you change: %(fields)s.")
-                          % {"p": preset.name, "fields": ", ".join(refused)}, field=refused[0], rule="FORMAT")
-    best_n = preset.best_n
-    if "best_n" in changes:
-        try:
-            best_n = int(changes["best_n"])
-        except (TypeError, ValueError):
-            best_n = 0
-        if not 1 <= best_n <= 50:
-            raise DomainError(_("Between 1 and 50 games can count."), field="best_n", rule="K-BESTN")
-    games_count = preset.games_count
-    if "games_count" in changes:
-        try:
-            games_count = int(changes["games_count"])
-        except (TypeError, ValueError):
-            games_count = 0
-        if not 1 <= games_count <= 20:
-            raise DomainError(_("A tournament has between 1 and 20 games."), field="games_count", rule="FORMAT")
-    chain = list(preset.chain)
-    if "chain" in changes:
-        chain = [str(m) for m in (changes["chain"] or [])]
-        unknown = [m for m in chain if m not in METRICS]
-        if unknown or not chain or len(set(chain)) != len(chain):
-            raise DomainError(_("Unknown or repeated tie-breaks: %(bad)s. Known: %(known)s.")
-                              % {"bad": ", ".join(unknown) or ", ".join(chain), "known": ", ".join(METRICS)},
-                              field="chain", rule="K-BESTN")
-    club_changes = {k: v for k, v in changes.items() if k in presets.CLUB_NUMBERS}
-    if club_changes:
-        try:
-            numbers = CLUB_FORMATS[preset.scoring_system].with_changes(club_changes)
-            if any(x < 0 for x in (numbers.win_bonus, numbers.shared_win_bonus, *numbers.size_factor.values())):
-                raise ValueError("negative")
-        except (KeyError, ValueError, TypeError, AttributeError):
-            raise DomainError(_("These numbers cannot be used: %(numbers)s.") % {"numbers": club_changes},
-                              field=next(iter(club_changes)), rule=preset.scoring_system) from None
-        club_changes = {k: v for k, v in numbers.as_dict().items() if k in club_changes}
+    choice = formats.check_choice(preset_id, changes)
+    preset, best_n, games_count = choice.preset, choice.best_n, choice.games_count
     with transaction.atomic():
         conf, _created = ScoringSettings.objects.select_for_update().get_or_create(tournament=tournament)
         before = _settings_snapshot(conf, tournament)
@@ -337,8 +294,8 @@ def apply_preset(*, actor: Any, tournament: Tournament, preset_id: str,
         conf.preset = preset.id
         conf.method = preset.method
         conf.best_n = best_n if best_n is not None else 20
-        conf.tiebreaks = chain
-        conf.club_changes = club_changes
+        conf.tiebreaks = list(choice.chain)
+        conf.club_changes = dict(choice.club_changes)
         conf.save()
         audit.record(actor=actor, action="scoring.preset", obj=conf, tournament=tournament, before=before,
                      after=_settings_snapshot(conf, tournament))

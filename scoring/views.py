@@ -359,14 +359,14 @@ FORMAT_FIELDS = ("best_n", "games_count", "chain", "win_bonus", "shared_win_bonu
 @staff_required("organizer")
 def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Pick a format preset, see every number, change what the format allows."""
-    from . import presets
+    from tournaments import formats
 
     conf = selectors.settings_for(tournament)
     chosen = request.POST.get("preset") or conf.preset or "rtu-one-day"
     typed = {k: request.POST.get(k, "") for k in FORMAT_FIELDS}
     error: DomainError | None = None
     if request.method == "POST":
-        preset = presets.get(chosen)
+        preset = formats.get(chosen)
         changes: dict[str, Any] = {}
         for key, value in typed.items():
             value = value.strip()
@@ -383,7 +383,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             return redirect("scoring:format", slug=tournament.slug)
         except DomainError as exc:
             error = shown(exc)
-    rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in presets.PRESETS.values()]
+    rows = [p.as_dict(conf.club_changes if p.id == conf.preset else None) for p in formats.PRESETS.values()]
     for row in rows:  # codes said in words (tournaments.labels)
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])
         row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]

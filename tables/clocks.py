@@ -23,41 +23,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.engine_messages import describe
 from config.errors import ConflictError, DomainError
-from engine.rulesets import RuleSet, get_ruleset
-from engine.violations import EngineError
 from tournaments import audit
+from tournaments.formats import has_clock, time_limit
 
 from .models import ClockEvent, Table
-
-# ------------------------------------------------------------------------------ rule set
-
-
-def ruleset_for(tournament: Any) -> RuleSet:
-    """The engine rule set of ``tournament``, honouring ``ruleset_overrides``."""
-    overrides = tournament.ruleset_overrides or {}
-    try:
-        return get_ruleset({"base": tournament.ruleset, "overrides": overrides})
-    except EngineError as exc:
-        raise DomainError(describe(exc.code, exc.params, exc.message), field="ruleset_overrides",
-                          rule=exc.rule) from exc
-
-
-def time_limit(tournament: Any) -> dt.timedelta:
-    """E-TIME: the rule set's ``time_limit_minutes`` (90 for RTU). A rule set may give
-    ``extra.time_limit_seconds`` instead (short clocks for demos and tests)."""
-    rs = ruleset_for(tournament)
-    seconds = rs.extra.get("time_limit_seconds") if rs.extra else None
-    if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds > 0:
-        return dt.timedelta(seconds=seconds)
-    return dt.timedelta(minutes=rs.time_limit_minutes)
-
-
-def has_clock(tournament: Any) -> bool:
-    """CLASSIC plays without a time limit (``closure = "none"``)."""
-    return ruleset_for(tournament).closure != "none"
-
 
 # ------------------------------------------------------------------------------ derived state
 
@@ -359,5 +329,5 @@ def _user(actor: Any) -> Any:
 
 __all__ = [
     "bump", "clock_state", "due_tables", "ensure_marked", "extend_clock", "is_expired", "mark_expired",
-    "pause_clock", "remaining", "resume_clock", "ruleset_for", "start_clock", "time_limit",
+    "pause_clock", "remaining", "resume_clock", "start_clock",
 ]

@@ -23,7 +23,7 @@ from config.engine_messages import ending, violation_text
 from config.errors import ConflictError, DomainError
 from engine.closure import ClosureState, NextAction
 from engine.violations import EngineError
-from tournaments import audit
+from tournaments import audit, formats
 
 from . import clocks
 from .models import Table, TurnEvent
@@ -37,7 +37,7 @@ ROLL_KINDS = (TurnEvent.Kind.END_TURN, TurnEvent.Kind.SDADATA)
 def initial_state(table: Table) -> ClosureState:
     """The closure state before the first turn: seats in turn order (T-ORDER); ghost seats
     (no player, K-TABLES) take no turns."""
-    rs = clocks.ruleset_for(table.game.tournament)
+    rs = formats.ruleset_for(table.game.tournament)
     seats = list(table.seats.all())
     if not seats:
         raise DomainError(_("This table has no seats."), field="table", rule="T-SIZE")

@@ -48,8 +48,15 @@ def games_context(ids: set[int]) -> dict[int, dict[str, Any]]:
     return {g.pk: {"game": g.number} for g in Game.objects.filter(pk__in=ids)}
 
 
+def games_under_way(tournament: Any) -> int:
+    """The highest game number of ``tournament`` that has tables (0 before the first)."""
+    numbers = Table.objects.filter(game__tournament=tournament).values_list("game__number", flat=True)
+    return max(numbers, default=0)
+
+
 def register() -> None:
     hooks.register(hooks.player_tournaments, player_tournaments)
+    hooks.register(hooks.games_under_way, games_under_way)
     hooks.register(hooks.player_data, player_data)
     hooks.register(hooks.merge_refusals, merge_refusal)
     hooks.audit_context["tables.Table"] = tables_context

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from tables.seating import UNCOVERABLE, Reason, SeatingError, table_sizes
+from tournaments.formats.presets import RCU_THRESHOLDS
 
 MAX_BEST_LOSERS = 5  # per round; more would not be a knock-out any more
 # Far above any real event (the largest Italian ones have a few hundred players); the planner's
@@ -151,13 +152,7 @@ def advance(
 # --------------------------------------------------------------------------------------------
 # K-KO-RCU: semifinals by entrants (data), checked against the clubs' desktop tool
 
-# Largest entrant count of each step: up to the first threshold an event is "small" (2, 3 or 4
-# semifinals by the qualifying results); above threshold i it plays 4·(i+1) semifinals and
-# i+1 parallel finals.
-RCU_THRESHOLDS: dict[str, tuple[int, ...]] = {
-    "raduno": (36, 76, 116, 156, 196),
-    "master": (49, 99, 149, 199),
-}
+# The thresholds of each knock-out kind belong to the format (tournaments.formats.RCU_THRESHOLDS).
 RCU_MIN_PLAYERS = 10  # a small event needs at least 10 active players
 BAND = 4  # each semifinal takes one player from each band of four in the standings
 

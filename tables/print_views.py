@@ -18,15 +18,15 @@ from django.views.decorators.http import require_GET
 
 from engine.board import load_board
 from engine.objectives import DECK_MAPS
-from engine.rulesets import get_ruleset
 from tables import hooks, selectors
 from tables.models import Seat, Table
+from tournaments import formats
 from tournaments.models import Tournament
 
 
 def board_total(tournament: Tournament) -> int:
     """The points on the tournament's map (the scoresheet's "Totale Punti")."""
-    rs = get_ruleset({"base": tournament.ruleset, "overrides": dict(tournament.ruleset_overrides or {})})
+    rs = formats.ruleset_for(tournament)
     return load_board(DECK_MAPS.get(rs.objectives, "world")).total_value
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from tournaments import formats
 from tournaments.access import linked_player
 from tournaments.models import Tournament
 from tournaments.permissions import staff_required
@@ -113,9 +114,7 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
     from engine.rulesets import get_ruleset
     from tournaments import services as tournament_services
 
-    from . import clocks
-
-    current = clocks.ruleset_for(tournament)
+    current = formats.ruleset_for(tournament)
     base = get_ruleset(tournament.ruleset)
     rows = [{"name": n, "label": label, "rule": rule, "low": low, "high": high,
              "value": request.POST.get(n, getattr(current, n)), "error": ""}
@@ -151,7 +150,7 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
             try:
                 tournament_services.update_tournament(tournament, actor=request.user,
                                                       ruleset_overrides=overrides)
-                clocks.ruleset_for(tournament)
+                formats.ruleset_for(tournament)
             except DomainError as exc:
                 refuse(request, exc)
             else:

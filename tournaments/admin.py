@@ -17,6 +17,7 @@ from .models import (
     Season,
     Tournament,
     TournamentRole,
+    Withdrawal,
 )
 
 
@@ -89,6 +90,13 @@ class RegistrationAdmin(admin.ModelAdmin):
 class CheckInAdmin(admin.ModelAdmin):
     list_display = ["registration", "game_number", "checked_in_at", "checked_in_by"]
     list_filter = ["game_number", "registration__tournament"]
+
+
+@admin.register(Withdrawal)
+class WithdrawalAdmin(admin.ModelAdmin):
+    list_display = ["registration", "from_game", "withdrawn_at", "withdrawn_by", "reinstated_at"]
+    list_filter = ["registration__tournament"]
+    raw_id_fields = ["registration"]
 
 
 @admin.register(TournamentRole)

@@ -21,8 +21,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError, PermissionDeniedError
+from engine.scoring import SCORING_SYSTEMS
 
-from . import selectors, services
+from . import formats, selectors, services
 from .models import AccessLink, CheckIn, Club, Player, Registration, Tournament, TournamentRole
 from .permissions import TournamentObjectPermission, TournamentScoped, is_organizer
 from .spreadsheets import check_upload_size
@@ -59,7 +60,21 @@ class OrganizerPlayerSerializer(serializers.Serializer):
     national_id = serializers.CharField(read_only=True)
 
 
+class ScoringSystemField(serializers.ChoiceField):
+    """One of the engine's scoring systems (``engine.scoring.SCORING_SYSTEMS``); any other is a
+    400 naming the field and the rule (FORMAT), as the services answer it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(SCORING_SYSTEMS), **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        return formats.check_scoring_system(data)
+
+
 class TournamentSerializer(serializers.ModelSerializer):
+    scoring_system = ScoringSystemField(
+        required=False, help_text="A scoring system of the engine (S-RTU, S-OPEN…); the format's when a "
+                                  "preset is chosen.")
     start_times = serializers.ListField(child=serializers.CharField(), required=False)
     status = serializers.CharField(read_only=True)
     slug = serializers.SlugField(required=False)
@@ -265,13 +280,22 @@ class RegistrationList(TournamentScoped, generics.ListAPIView):
         return Response(serializer(reg).data, status=status.HTTP_201_CREATED)
 
 
+class WithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                   help_text="Why the player leaves (kept with the withdrawal; optional).")
+
+
 class RegistrationWithdraw(TournamentScoped, APIView):
+    """Withdraw a registration from the next game without tables on (organizers)."""
+
     permission_classes = [TournamentObjectPermission]
 
-    @extend_schema(request=None, responses=RegistrationSerializer)
+    @extend_schema(request=WithdrawSerializer, responses=RegistrationSerializer)
     def post(self, request: Request, slug: str, pk: int) -> Response:
         reg = get_object_or_404(Registration, pk=pk, tournament=self.get_tournament())
-        services.withdraw(reg, actor=request.user)
+        data = WithdrawSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.withdraw(reg, actor=request.user, reason=data.validated_data["reason"])
         reg.refresh_from_db()
         return Response(RegistrationSerializer(reg).data)
 

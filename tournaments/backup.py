@@ -170,7 +170,7 @@ def import_tournament(document: Any) -> Tournament:
                           "database.") % {"model": model._meta.label, "pk": item.object.pk},
                         field="file", rule="BACKUP")
                 if isinstance(item.object, Tournament):  # rules the engine does not know
-                    from .services import validate_rules
+                    from .formats import validate_rules
 
                     validate_rules(item.object.ruleset, item.object.ruleset_overrides,
                                    item.object.scoring_system)

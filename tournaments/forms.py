@@ -8,18 +8,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from . import formats
 from .dates import DateField
 from .models import Club, Tournament, TournamentRole
 from .spreadsheets import LIMITS
-
-
-def scoring_choices() -> list[tuple[str, str]]:
-    """Every scoring system of the engine, by its id and what it does (never free text)."""
-    from engine.scoring import SCORING_SYSTEMS
-
-    from .labels import system
-
-    return [(code, f"{code} – {system(code)}") for code in SCORING_SYSTEMS]
 
 
 class TournamentForm(forms.Form):
@@ -28,7 +20,8 @@ class TournamentForm(forms.Form):
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
     ruleset = forms.ChoiceField(label=_("Rule set"), choices=Tournament.RuleSet.choices)
-    scoring_system = forms.ChoiceField(label=_("Scoring system"), initial="S-RTU", choices=scoring_choices)
+    scoring_system = forms.ChoiceField(label=_("Scoring system"), initial=formats.DEFAULT_SCORING_SYSTEM,
+                                       choices=formats.scoring_system_choices)
     games_count = forms.IntegerField(label=_("Number of games"), min_value=1, max_value=20,
                                      initial=3)
     start_times = forms.CharField(

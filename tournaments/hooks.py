@@ -53,6 +53,10 @@ players_merged: list[Callable[[int, int], None]] = []
 # ("tables.Table"), a function from ids to {id: {"table": 3, "game": 2, ...}}.
 audit_context: dict[str, Callable[[set[int]], dict[int, dict[str, Any]]]] = {}
 
+# The last game of a tournament that has its tables (tables: the highest game number with tables;
+# 0 before the first): a withdrawal takes effect from the game after it.
+games_under_way: list[Callable[[Tournament], int]] = []
+
 # What a tournament published to the clubs' instance carries beyond its own fields and players
 # (scoring: "games" with tables, seats and counting results, "standings", and the ids of every
 # seated player).

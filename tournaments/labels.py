@@ -102,7 +102,7 @@ CLUB_NUMBERS: Mapping[str, Any] = {
     "phantom_at": _("Phantom seat at table size (× average P)"),
 }
 
-# what an organizer may change in a preset (scoring.presets.Preset.editable)
+# what an organizer may change in a preset (tournaments.formats.Preset.editable)
 EDITABLE: Mapping[str, Any] = {
     "best_n": _("Games that count"), "games_count": _("Number of games"), "chain": _("Tie-breaks"),
     **CLUB_NUMBERS,

@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 
+from .formats.rules import DEFAULT_SCORING_SYSTEM, scoring_system_choices
+
 DEFAULT_START_TIMES = ["10:30", "14:00", "16:30"]  # K-BEST2: a one-day event's three games
 
 
@@ -209,7 +211,9 @@ class Tournament(models.Model):
         _("national ranking type"), max_length=3, choices=EventType.choices, blank=True, default="",
         help_text=_("Empty: the type of the chosen format (no format: friendly, not ranked)."),
     )
-    scoring_system = models.CharField(_("scoring system"), max_length=20, default="S-RTU")
+    # chosen from the engine's registry (engine.scoring.SCORING_SYSTEMS), never free text
+    scoring_system = models.CharField(_("scoring system"), max_length=20, default=DEFAULT_SCORING_SYSTEM,
+                                      choices=scoring_system_choices)
     games_count = models.PositiveSmallIntegerField(_("number of games"), default=3)
     start_times = models.JSONField(_("start times"), default=default_start_times)
     capacity = models.PositiveIntegerField(
@@ -250,12 +254,12 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         """Admin forms (and any ``full_clean``): the rule set, its overrides and the scoring
-        system must be known to the engine (see ``services.validate_rules``)."""
+        system must be known to the engine (see ``formats.validate_rules``)."""
         from django.core.exceptions import ValidationError
 
         from config.errors import DomainError
 
-        from .services import validate_rules
+        from .formats import validate_rules
 
         super().clean()
         try:
@@ -313,6 +317,43 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
+
+    @property
+    def withdrawal(self) -> Withdrawal | None:
+        """The withdrawal in force (None: not withdrawn, or registered again since)."""
+        return self.withdrawals.filter(reinstated_at__isnull=True).order_by("-withdrawn_at", "-pk").first()
+
+
+class Withdrawal(models.Model):
+    """A player leaving a tournament: who, from which game on, when, by whom and why.
+
+    The registration's ``status`` (WITHDRAWN) says it no longer holds a place, so seating,
+    check-in, standings and the waiting list skip it; this row keeps the facts of the withdrawal.
+    A withdrawn player who registers again closes it (``reinstated_at``); a later withdrawal is a
+    new row."""
+
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="withdrawals",
+                                     verbose_name=_("registration"))
+    # empty for the withdrawals recorded before this model (only their status was kept)
+    from_game = models.PositiveSmallIntegerField(
+        _("from game"), null=True, blank=True, help_text=_("The first game the player no longer plays."))
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), default=timezone.now)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+", verbose_name=_("withdrawn by"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True, default="")
+    reinstated_at = models.DateTimeField(_("registered again at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["withdrawn_at", "id"]
+        verbose_name = _("withdrawal")
+        verbose_name_plural = _("withdrawals")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(from_game__isnull=True) | models.Q(from_game__gte=1),
+                                   name="withdrawal_from_game_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} ({self.from_game})"
 
 
 class CheckIn(models.Model):

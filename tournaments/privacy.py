@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from config.errors import PermissionDeniedError
 
 from . import audit, hooks
-from .models import AccessLink, AuditEntry, Player, Tournament
+from .models import AccessLink, AuditEntry, Player, Tournament, Withdrawal
 from .permissions import is_organizer
 
 EXPORT_FORMAT = "risiko-player-data/1"
@@ -37,13 +37,15 @@ def iso(value: Any) -> Any:
 def export_player_data(player: Player) -> dict[str, Any]:
     """Everything this installation stores about ``player`` (access request / portability)."""
     registrations = []
-    for reg in player.registrations.select_related("tournament").prefetch_related("checkins"):
+    for reg in player.registrations.select_related("tournament").prefetch_related("checkins", "withdrawals"):
         registrations.append({
             "tournament": reg.tournament.slug, "tournament_name": reg.tournament.name,
             "date": iso(reg.tournament.date), "status": reg.status,
             "registered_at": iso(reg.created_at),
             "email": reg.email, "birth_date": iso(reg.birth_date), "national_id": reg.national_id,
             "checked_in_games": sorted(c.game_number for c in reg.checkins.all()),
+            "withdrawals": [{"from_game": w.from_game, "withdrawn_at": iso(w.withdrawn_at), "reason": w.reason,
+                             "registered_again_at": iso(w.reinstated_at)} for w in reg.withdrawals.all()],
         })
     links = [
         {"tournament": link.tournament.slug, "created_at": iso(link.created_at),
@@ -183,6 +185,7 @@ def erase_player(player: Player, *, actor: Any) -> Player:
         player.club = None
         player.save()
         player.registrations.update(email="", birth_date=None, national_id="")
+        Withdrawal.objects.filter(registration__player=player).update(reason="")  # may name or describe them
         AccessLink.objects.filter(player=player).delete()
         # Copies of the name: audit snapshots and stored result data of their tournaments.
         entries = AuditEntry.objects.filter(Q(tournament__in=tournaments) | Q(tournament=None))

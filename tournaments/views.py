@@ -242,7 +242,7 @@ def registration_national_id(request: HttpRequest, tournament: Tournament, pk: i
 def registration_withdraw(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
     reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
     try:
-        promoted = services.withdraw(reg, actor=request.user)
+        promoted = services.withdraw(reg, actor=request.user, reason=request.POST.get("reason", ""))
     except DomainError as exc:
         refuse(request, exc)
     else:

@@ -58,9 +58,9 @@ def organizer_of(tournament: Tournament) -> str:
 
 
 def type_code(tournament: Tournament) -> str:
-    from .. import presets
+    from tournaments import formats
 
-    preset = presets.get(selectors.settings_for(tournament).preset)
+    preset = formats.get(selectors.settings_for(tournament).preset)
     return tournament.event_type or (preset.ranking_class if preset is not None else "") or "AMC"
 
 

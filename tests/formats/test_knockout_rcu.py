@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables.knockout import RCU_THRESHOLDS, band_tables, rcu_finalists, rcu_plan, rcu_semifinals
+from tables.knockout import band_tables, rcu_finalists, rcu_plan, rcu_semifinals
 from tables.seating import SeatingError
+from tournaments.formats import RCU_THRESHOLDS
 
 
 @pytest.mark.parametrize(("entrants", "raduno", "master"), [

@@ -1,4 +1,4 @@
-"""Format presets (scoring/presets.py): an organizer picks one, sees its numbers, changes what the
+"""Format presets (tournaments/formats/presets.py): an organizer picks one, sees its numbers, changes what the
 format allows, and results are scored by the preset's system through the engine."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from config.errors import DomainError, PermissionDeniedError
 from engine import exact
 from engine.scoring import SCORING_SYSTEMS
-from scoring import presets, selectors, services
+from scoring import selectors, services
 from scoring.standings import METRICS
 from tables.seating import PRIORITIES
 from tests.factories import scoring as f
-from tournaments import labels
+from tournaments import formats, labels
 from tournaments.models import AuditEntry
 
 # P 50/30/20/10 (+ extra 10/20/14/10 = 164), nobody made RisiKo!
@@ -32,19 +32,19 @@ def event(db: Any) -> dict[str, Any]:
 
 
 def test_every_preset_is_consistent_data() -> None:
-    assert set(presets.PRESETS) == {"rtu-one-day", "open", "raduno", "master", "campionato", "cni", "gufo", "bgl"}
-    for p in presets.PRESETS.values():
+    assert set(formats.PRESETS) == {"rtu-one-day", "open", "raduno", "master", "campionato", "cni", "gufo", "bgl"}
+    for p in formats.PRESETS.values():
         assert p.scoring_system in SCORING_SYSTEMS
         assert all(m in METRICS for m in p.chain)
         for r in p.rounds.values():
             assert set(r.priorities) <= set(PRIORITIES) and r.seeding in ("random", "swiss", "greca")
         exact.dumps(p.as_dict())
-    cni = presets.PRESETS["cni"]
+    cni = formats.PRESETS["cni"]
     assert cni.games_count == 3 and cni.tables_for(2).seeding == "greca" and cni.tables_for(3).seeding == "random"
-    assert presets.PRESETS["raduno"].as_dict()["knockout_thresholds"] == [36, 76, 116, 156, 196]
-    assert presets.PRESETS["master"].as_dict()["knockout_thresholds"] == [49, 99, 149, 199]
-    assert presets.PRESETS["campionato"].best_n == 50
-    assert presets.PRESETS["master"].as_dict()["scoring_numbers"]["cap"] == 100
+    assert formats.PRESETS["raduno"].as_dict()["knockout_thresholds"] == [36, 76, 116, 156, 196]
+    assert formats.PRESETS["master"].as_dict()["knockout_thresholds"] == [49, 99, 149, 199]
+    assert formats.PRESETS["campionato"].best_n == 50
+    assert formats.PRESETS["master"].as_dict()["scoring_numbers"]["cap"] == 100
 
 
 def test_master_preset_scores_results_with_the_master_formula(event: dict[str, Any]) -> None:

@@ -8,11 +8,12 @@ from typing import Any
 
 from django.urls import reverse
 
-from scoring import presets, services
+from scoring import services
 from tables import services as table_services
 from tables.models import Game
 from tests.factories import scoring as f
 from tests.factories.tournaments import CheckInFactory, ClubFactory
+from tournaments import formats
 from tournaments.models import Registration
 
 from .test_phases import enter_results
@@ -39,7 +40,7 @@ def tables(game: Game) -> list[list[int]]:
 
 def test_each_round_defaults_to_the_presets_tables(db: Any, client: Any) -> None:
     t, org, ref = cni_event()
-    cni = presets.PRESETS["cni"]
+    cni = formats.PRESETS["cni"]
     game1 = table_services.compose_game(table_services.ensure_game(t, 1, actor=org), actor=org, seed="r1")
     opts = game1.composition_options
     assert opts["priorities"] == list(cni.rounds[1].priorities) and opts["by_region"] is True

@@ -12,11 +12,12 @@ from typing import Any
 
 from openpyxl import Workbook
 
-from scoring import presets, selectors, services
 from scoring import ranking as ranking_formula
+from scoring import selectors, services
 from tables.knockout import rcu_finalists, rcu_semifinals
 from tests.factories import scoring as f
 from tests.factories.tournaments import PlayerFactory
+from tournaments import formats
 from tournaments.iscritti import import_iscritti
 from tournaments.models import Player
 
@@ -78,7 +79,7 @@ def test_iscritti_to_raduno_to_ranking_rows(db: Any) -> None:
                            wins={r["player"]: r["wins"] for r in rows}, points={r["player"]: r["total"] for r in rows})
     assert (phase.semifinals, phase.plan.finals) == (4, 1)  # 40 > 36: 4 semis, 1 final
     assert sorted(p for table in phase.tables[0] for p in table) == sorted(order[:16])
-    assert presets.PRESETS["raduno"].as_dict()["knockout_thresholds"][0] == 36
+    assert formats.PRESETS["raduno"].as_dict()["knockout_thresholds"][0] == 36
     semis = [[by_pk[p] for p in table] for table in phase.tables[0]]
     play(t, 3, semis, ref, org, rng)
 

@@ -63,7 +63,7 @@ def test_refusals_keep_the_clocks(tournament, organizer):
 
 
 def test_the_organizer_sets_the_game_time_and_the_sdadata_from_a_page(tournament, organizer):
-    from tables import clocks
+    from tournaments import formats
 
     org = logged_in(organizer)
     url = f"/t/{tournament.slug}/clock-settings/"
@@ -74,12 +74,12 @@ def test_the_organizer_sets_the_game_time_and_the_sdadata_from_a_page(tournament
               "sdadata_bar_conquests": "2"}
     assert org.post(url, values).status_code == 302
     tournament.refresh_from_db()
-    assert clocks.time_limit(tournament) == dt.timedelta(minutes=75)
-    assert clocks.ruleset_for(tournament).sdadata_first_threshold == 4
+    assert formats.time_limit(tournament) == dt.timedelta(minutes=75)
+    assert formats.ruleset_for(tournament).sdadata_first_threshold == 4
     assert AuditEntry.objects.filter(action="tournament.update").exists()
     bad = org.post(url, {**values, "sdadata_dice": "9"}, HTTP_ACCEPT_LANGUAGE="en")
     assert bad.status_code == 400 and 'value="9"' in bad.content.decode()
-    assert clocks.ruleset_for(tournament).sdadata_dice == 2
+    assert formats.ruleset_for(tournament).sdadata_dice == 2
     ref = make_user()
     add_role(tournament, ref, "referee")
     assert logged_in(ref).post(url, values).status_code == 403

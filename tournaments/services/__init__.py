@@ -26,7 +26,6 @@ from .tournament import (
     create_tournament,
     tournament_snapshot,
     update_tournament,
-    validate_rules,
 )
 
 __all__ = [
@@ -35,7 +34,6 @@ __all__ = [
     "TIME_RE",
     "EDITABLE_FIELDS",
     "tournament_snapshot",
-    "validate_rules",
     "create_tournament",
     "update_tournament",
     "change_status",

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 from config.errors import DomainError, PermissionDeniedError
 
-from .. import audit
-from ..models import Club, Player, Registration, Tournament, normalise_name
+from .. import audit, hooks
+from ..models import Club, Player, Registration, Tournament, Withdrawal, normalise_name
 from ..permissions import is_organizer
 from .clubs import get_or_create_club
 from .guards import require_organizer
@@ -97,6 +97,7 @@ def register(
             tournament=tournament, player=player, status=status, **personal
         )
     else:  # a withdrawn player comes back, at the end of the waiting list
+        registration.withdrawals.filter(reinstated_at__isnull=True).update(reinstated_at=timezone.now())
         registration.status = status
         registration.created_at = timezone.now()
         for key, value in personal.items():
@@ -116,13 +117,22 @@ def waitlist_position(registration: Registration) -> int | None:
     ).exclude(created_at=registration.created_at, id__gt=registration.id).count()
 
 
+def next_game(tournament: Tournament) -> int:
+    """The first game without tables yet (1 before the event): where a withdrawal takes effect."""
+    return 1 + max((under_way(tournament) for under_way in hooks.games_under_way), default=0)
+
+
 @transaction.atomic
-def withdraw(registration: Registration, *, actor: Any) -> Registration | None:
+def withdraw(registration: Registration, *, actor: Any, reason: str = "") -> Registration | None:
     """Withdraw a registration; the first waitlisted player moves up when a place frees.
-    Returns the promoted registration, if any. The withdrawn player's check-ins are removed
-    (they will not be seated); tables keep their own history."""
+    Returns the promoted registration, if any. The withdrawal is recorded (``Withdrawal``: from
+    the next game without tables, when, by whom, ``reason``). The withdrawn player's check-ins
+    are removed (they will not be seated); tables keep their own history."""
     tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
     require_organizer(actor, tournament)
+    reason = " ".join(str(reason or "").split())
+    if len(reason) > Withdrawal._meta.get_field("reason").max_length:
+        raise DomainError(_("The reason is too long (200 characters at most)."), field="reason", rule="FORMAT")
     registration = Registration.objects.select_related("player").get(pk=registration.pk)
     if registration.status == Registration.Status.WITHDRAWN:
         raise DomainError(
@@ -132,9 +142,13 @@ def withdraw(registration: Registration, *, actor: Any) -> Registration | None:
     before = registration_snapshot(registration)
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
+    withdrawal = Withdrawal.objects.create(
+        registration=registration, from_game=next_game(tournament), reason=reason,
+        withdrawn_by=actor if getattr(actor, "is_authenticated", False) else None)
     registration.checkins.all().delete()
     audit.record(actor=actor, action="registration.withdraw", obj=registration,
-                 tournament=tournament, before=before, after=registration_snapshot(registration))
+                 tournament=tournament, before=before,
+                 after=registration_snapshot(registration) | {"from_game": withdrawal.from_game, "reason": reason})
     if was_registered:
         return _promote(tournament, actor=actor)
     return None

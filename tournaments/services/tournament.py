@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from config.errors import DomainError, PermissionDeniedError
 
 from .. import audit, hooks
+from ..formats import check_scoring_system, validate_rules
 from ..models import Club, Tournament, TournamentRole
 from .guards import require_organizer
 from .registration import _promote
@@ -100,38 +101,8 @@ def _validate_tournament_fields(data: dict[str, Any]) -> dict[str, Any]:
     if "ruleset_overrides" in data and not isinstance(data["ruleset_overrides"], dict):
         raise DomainError(_("Rule set overrides must be an object."), field="ruleset_overrides")
     if "scoring_system" in data:
-        data["scoring_system"] = str(data["scoring_system"] or "").strip()
+        data["scoring_system"] = check_scoring_system(data["scoring_system"])
     return data
-
-
-def validate_rules(ruleset: str, overrides: Any, scoring_system: str) -> None:
-    """The rule set, its overrides and the scoring system must be ones the engine knows (its
-    registries ``engine.rulesets`` and ``engine.scoring.SCORING_SYSTEMS``): stored unchecked, a
-    bad value would only fail later, on the referee's page. DomainError names the field and the
-    engine's rule id."""
-    from config.engine_messages import describe
-    from engine.rulesets import get_ruleset
-    from engine.scoring import SCORING_SYSTEMS
-    from engine.violations import EngineError
-
-    if not isinstance(overrides, dict):
-        raise DomainError(_("Rule set overrides must be an object."), field="ruleset_overrides",
-                          rule="FORMAT")
-    try:
-        get_ruleset(ruleset)
-    except EngineError as err:
-        raise DomainError(describe(err.code, err.params, err.message), field="ruleset", rule=err.rule) from None
-    try:
-        get_ruleset({"base": ruleset, "overrides": overrides})
-    except EngineError as err:
-        raise DomainError(describe(err.code, err.params, err.message), field="ruleset_overrides",
-                          rule=err.rule) from None
-    if scoring_system not in SCORING_SYSTEMS:
-        raise DomainError(
-            _("Unknown scoring system %(system)s (known: %(known)s).")
-            % {"system": scoring_system, "known": ", ".join(SCORING_SYSTEMS)},
-            field="scoring_system", rule="FORMAT",
-        )
 
 
 def _unique_slug(base: str) -> str:

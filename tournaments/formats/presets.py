@@ -3,8 +3,12 @@
 A preset is data: a scoring system of the engine (with its numbers, :mod:`engine.club_formats`),
 which games count, the standings' tie-break chain (:data:`scoring.standings.METRICS`), the table
 priorities and seeding of each round (:mod:`tables.seating`), and the phases (qualifiers, then a
-K-KO-RCU knock-out with its thresholds). An organizer picks one, sees every number, and changes
-what ``editable`` lists (``scoring.services.apply_preset`` checks and applies it).
+K-KO-RCU knock-out with its thresholds, :data:`RCU_THRESHOLDS`). An organizer picks one, sees
+every number, and changes what ``editable`` lists (:mod:`tournaments.formats.choice` checks it,
+``scoring.services.apply_preset`` applies it).
+
+Adding a format is one entry in :data:`PRESETS` (``tests/formats/test_registry.py`` then checks
+that it validates, composes tables and produces standings).
 """
 
 from __future__ import annotations
@@ -17,8 +21,16 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from engine.club_formats import CLUB_FORMATS
-from tables.knockout import RCU_THRESHOLDS
-from tournaments import labels
+
+from .. import labels
+
+# K-KO-RCU: largest entrant count of each step of a knock-out kind. Up to the first threshold an
+# event is "small" (2, 3 or 4 semifinals by the qualifying results); above threshold i it plays
+# 4·(i+1) semifinals and i+1 parallel finals (tables.knockout.rcu_plan).
+RCU_THRESHOLDS: Mapping[str, tuple[int, ...]] = MappingProxyType({
+    "raduno": (36, 76, 116, 156, 196),
+    "master": (49, 99, 149, 199),
+})
 
 
 @dataclass(frozen=True)
