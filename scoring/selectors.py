@@ -14,9 +14,11 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, TextField
+from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
+from config.jsonexact import ExactJSONDecoder
 from engine.exact import decimal
 from tables.models import Game, Seat, Table
 from tournaments import labels
@@ -25,6 +27,8 @@ from tournaments.models import Player, Registration, Tournament, display_name
 from . import standings as st
 from . import stored
 from .models import Confirmation, ResultSubmission, ScoringSettings
+
+_SCORES_JSON = ExactJSONDecoder()
 
 MISSING, TO_CONFIRM, CONFIRMED, DISPUTED = "missing", "to_confirm", "confirmed", "disputed"
 CACHE_TTL = 300
@@ -266,10 +270,10 @@ def _results(tables: Iterable[tuple[int, int, list[dict[str, Any]]]]) -> list[st
         for r in scores:
             if r.get("player") is None:
                 continue  # a ghost seat
-            out.append(st.GameResult(
-                player=int(r["player"]), game=game, points=decimal(r["tournament_points"]),
+            out.append(st.GameResult(  # points and game score made exact by GameResult itself
+                player=int(r["player"]), game=game, points=r["tournament_points"],
                 extra=int(r["extra_objective"]), armies=int(r["armies"]), place=int(decimal(r["place"])),
-                table=table, game_score=decimal(r["game_score"]),
+                table=table, game_score=r["game_score"],
                 eliminated=r.get("eliminated") is not None,
             ))
     return out
@@ -493,14 +497,17 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
     ids = [t.pk for t in todo]
     confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
     confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
+    # The scores as their JSON text, read by one decoder: the field's reading builds a decoder
+    # for every value (a year's 10,000 of them); same text, same exact numbers.
     subs = (ResultSubmission.objects.filter(tournament__in=ids, table__game__rehearsal=False)
-            .order_by("table_id", "number")
-            .values_list("id", "tournament_id", "table_id", "table__game__number", "table__number", "scores"))
+            .order_by("table_id", "number").annotate(scores_json=Cast("scores", TextField()))
+            .values_list("id", "tournament_id", "table_id", "table__game__number", "table__number", "scores_json"))
     # table → (game, table number, scores) of its counting version
     by_tournament: dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]] = defaultdict(dict)
     # table → (tournament, game, confirmed scores, whether a newer version is unconfirmed)
     last_confirmed: dict[int, tuple[int, int, list[dict[str, Any]], bool]] = {}
-    for sub_id, tid, table, game, number, scores in subs:
+    for sub_id, tid, table, game, number, scores_json in subs:
+        scores = _SCORES_JSON.decode(scores_json)
         conf = confs.get(tid)
         if sub_id in confirmed or (conf is not None and conf.publish_unconfirmed):
             by_tournament[tid][table] = (game, number, scores)  # the latest that counts wins
