@@ -211,8 +211,8 @@ def compute(year: int) -> NationalRanking:
         stored = NationalRanking.objects.select_for_update().get(year=year)
         finished = _finished([year])
         t_games = table_games([t.pk for t, *_ in finished])
-        standings = {pk: data["rows"] for pk, data in selectors.standings_many([t for t, *_ in finished], labelled=False).items()}
-        ids = {r["player"] for rows in standings.values() for r in rows if r["played"]}
+        places = selectors.places_many([t for t, *_ in finished])
+        ids = {player for rows in places.values() for player, _rank, played in rows if played}
         shown: dict[int, _Shown] = {}
         for pk, first, last, nickname, normalised, club in Player.objects.filter(pk__in=ids).values_list(
                 "pk", "first_name", "last_name", "nickname", "normalised_name", "club__name"):
@@ -224,7 +224,7 @@ def compute(year: int) -> NationalRanking:
             banned[b.player_id].append(b)
         events = []
         for t, kind, start, end in finished:
-            rows = [(r["player"], int(r["rank"])) for r in standings[t.pk] if r["played"] and r["player"] in shown]
+            rows = [(player, rank) for player, rank, played in places[t.pk] if played and player in shown]
             events.append(rk.Event(key=t.pk, event_type=kind, table_games=t_games.get(t.pk, 0),
                                    rounds=t.games_count - t.rehearsals, start=start, end=end, standings=rows))
 
