@@ -9,7 +9,7 @@ one given), the year's workbooks (``workbook_import.write_year``: 16–48 player
 event, types mixed, drawn from ``--players`` people) are imported a third at a time with
 ``manage.py import_workbooks`` (what organizers run; each import ends by recomputing the year, as
 it does on the site). After each third, ``scoring.national.compute(year)`` (what the Celery task
-runs: every event's standings read, the formula, the caps, the rows and every player's events
+runs: every event's places read, the formula, the caps, the rows and every player's events
 written) is timed with the standings cache cleared before each run, best of ``--repeat``, to show
 how the cost grows. Finally the whole folder is imported again (every event unchanged).
 
@@ -110,9 +110,11 @@ def main() -> None:
         f"Importing the same folder again (every event unchanged) took {again:.1f} s ({again_summary}); writing "
         f"the {args.events} workbooks (setup) {written:.1f} s. Wall time grows with the machine's load (other "
         "work shares its two cores); CPU time is what this process spent (for PostgreSQL the server's share is "
-        "not in it). The compute cost per event stays about flat as events are added (it grows linearly): the "
-        "year's standings are read with a fixed number of queries (`scoring.selectors.standings_many`), the "
-        "formula runs on exact decimals, and the rows and events are written in bulk.",
+        "not in it). The compute cost grows at most linearly with the events (the CPU per event falls as fixed "
+        "costs are shared): each event's places are read with a fixed number of queries for the whole year "
+        "(`scoring.selectors.places_many`: an imported event's from its workbook's positions and the seats "
+        "its players took, without building its full standings), the formula runs on exact decimals, and the "
+        "rows and events are written as multi-row INSERTs.",
         "",
     ]
     text = "\n".join(lines)
