@@ -254,10 +254,10 @@ def compute(year: int) -> NationalRanking:
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while a year is computed. Its standings, rows and lines are
-    about a million small objects without cycles (freed as their counts drop): each pass of the
-    collector walks the ones still alive, a fifth of the computation's time. Back on as it was
-    at the end, whatever happens."""
+    """Python's cycle collector off while a year is computed. Its places, scores, lines and rows
+    are hundreds of thousands of small objects without cycles (freed as their counts drop): each
+    pass of the collector walks the ones still alive, about a tenth of the computation's time for
+    the benchmark's year. Back on as it was at the end, whatever happens."""
     was = gc.isenabled()
     gc.disable()
     try:
