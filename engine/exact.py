@@ -16,6 +16,7 @@ import re
 import uuid
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 DECIMALS = 4
@@ -41,6 +42,21 @@ def fraction(x: object) -> Fraction:
 
 def decimal(x: object) -> Decimal:
     """``x`` as a Decimal: exact when its decimal form ends, else to :data:`DECIMALS` places."""
+    try:
+        return _remembered(x)
+    except TypeError:  # not hashable (or not a number): the plain conversion says which
+        return _decimal(x)
+
+
+# Standings convert the same few scores (45, 7.5, 12.25…) hundreds of thousands of times for a
+# year's ranking. Keys are typed, so only values equal in value and type share a result, and
+# those always convert alike; a Decimal is immutable, so handing out the same one is safe.
+@lru_cache(maxsize=8192, typed=True)
+def _remembered(x: object) -> Decimal:
+    return _decimal(x)
+
+
+def _decimal(x: object) -> Decimal:
     if isinstance(x, float):
         x = Decimal(repr(x))  # its shortest decimal spelling, as :func:`fraction` reads it
     if isinstance(x, int):
@@ -70,6 +86,18 @@ def decimal(x: object) -> Decimal:
 
 def number(x: object) -> Number:
     """A score for output: a whole number as ``int`` (``"place": 1``), any other as Decimal."""
+    try:
+        return _remembered_number(x)
+    except TypeError:
+        return _number(x)
+
+
+@lru_cache(maxsize=8192, typed=True)  # as _remembered: every standings cell goes through here
+def _remembered_number(x: object) -> Number:
+    return _number(x)
+
+
+def _number(x: object) -> Number:
     value = decimal(x)
     return int(value) if value == value.to_integral_value() else value
 

@@ -111,7 +111,15 @@ def _decay(position: int) -> Decimal:
 
 def vt_exact(position: int, table_games: int, event_type: str, rounds: int) -> Decimal:
     """The unrounded VT of a player finishing at ``position`` (1 = winner; ties share it)."""
-    base = (100 + table_games) * event_class(event_type, rounds)
+    return _vt(_base(table_games, event_type, rounds), position)
+
+
+def _base(table_games: int, event_type: str, rounds: int) -> Decimal:
+    """(100 + T) × C: what every position of one event shares."""
+    return (100 + table_games) * event_class(event_type, rounds)
+
+
+def _vt(base: Decimal, position: int) -> Decimal:
     if position == 1:
         return base * WINNER_FACTOR
     return _CONTEXT.multiply(base, _decay(position))
@@ -238,8 +246,9 @@ def year_ranking(year: int, events: Iterable[Event],
     mine: dict[int, PlayerYear] = {}
     for e in events:
         managed = e.event_type in rules.caps and event_class(e.event_type, e.rounds) > 0
+        base = _base(e.table_games, e.event_type, e.rounds)  # vt_exact's, once per event
         for player, position in e.standings:
-            line = Line(e, position, vt_exact(position, e.table_games, e.event_type, e.rounds))
+            line = Line(e, position, _vt(base, position))
             if not managed:
                 line.reason = NOT_RANKED_TYPE
             elif e.table_games < rules.min_table_games:

@@ -14,9 +14,11 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, TextField
+from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
+from config.jsonexact import ExactJSONDecoder
 from engine.exact import decimal
 from tables.models import Game, Seat, Table
 from tournaments import labels
@@ -25,6 +27,8 @@ from tournaments.models import Player, Registration, Tournament, display_name
 from . import standings as st
 from . import stored
 from .models import Confirmation, ResultSubmission, ScoringSettings
+
+_SCORES_JSON = ExactJSONDecoder()
 
 MISSING, TO_CONFIRM, CONFIRMED, DISPUTED = "missing", "to_confirm", "confirmed", "disputed"
 CACHE_TTL = 300
@@ -266,10 +270,10 @@ def _results(tables: Iterable[tuple[int, int, list[dict[str, Any]]]]) -> list[st
         for r in scores:
             if r.get("player") is None:
                 continue  # a ghost seat
-            out.append(st.GameResult(
-                player=int(r["player"]), game=game, points=decimal(r["tournament_points"]),
+            out.append(st.GameResult(  # points and game score made exact by GameResult itself
+                player=int(r["player"]), game=game, points=r["tournament_points"],
                 extra=int(r["extra_objective"]), armies=int(r["armies"]), place=int(decimal(r["place"])),
-                table=table, game_score=decimal(r["game_score"]),
+                table=table, game_score=r["game_score"],
                 eliminated=r.get("eliminated") is not None,
             ))
     return out
@@ -475,43 +479,13 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
     cached ones from the cache, the others computed the same way from a fixed number of queries,
     and cached; labelled like ``standings`` (``labelled=False``: the codes alone, for computations)."""
     label = _with_labels if labelled else (lambda data: data)
-    found: dict[int, dict[str, Any]] = {}
-    cached = cache.get_many([_cache_key(t.pk) for t in tournaments])
-    for pk, head in stored.read_many(t.pk for t in tournaments).items():  # the worker's
-        rows = head.rows(range(len(head)))
-        if rows is not None:
-            cached[_cache_key(pk)] = {**head.meta, "rows": rows}
-    todo = []
-    for t in tournaments:
-        hit = cached.get(_cache_key(t.pk))
-        if hit is not None:
-            found[t.pk] = hit
-        else:
-            todo.append(t)
+    found = _cached_many(tournaments)
+    todo = [t for t in tournaments if t.pk not in found]
     if not todo:
         return {pk: label(d) for pk, d in found.items()}
     ids = [t.pk for t in todo]
     confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
-    confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
-    subs = (ResultSubmission.objects.filter(tournament__in=ids, table__game__rehearsal=False)
-            .order_by("table_id", "number")
-            .values_list("id", "tournament_id", "table_id", "table__game__number", "table__number", "scores"))
-    # table → (game, table number, scores) of its counting version
-    by_tournament: dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]] = defaultdict(dict)
-    # table → (tournament, game, confirmed scores, whether a newer version is unconfirmed)
-    last_confirmed: dict[int, tuple[int, int, list[dict[str, Any]], bool]] = {}
-    for sub_id, tid, table, game, number, scores in subs:
-        conf = confs.get(tid)
-        if sub_id in confirmed or (conf is not None and conf.publish_unconfirmed):
-            by_tournament[tid][table] = (game, number, scores)  # the latest that counts wins
-        if sub_id in confirmed:
-            last_confirmed[table] = (tid, game, scores, False)
-        elif table in last_confirmed:
-            last_confirmed[table] = (*last_confirmed[table][:3], True)
-    pending: dict[int, list[tuple[int, list[dict[str, Any]]]]] = defaultdict(list)
-    for tid, game, scores, corrected in last_confirmed.values():
-        if corrected:
-            pending[tid].append((game, scores))
+    by_tournament, pending = _counting_scores(ids, confs)
     rehearsals: dict[int, list[int]] = defaultdict(list)
     for tid, number in (Game.objects.filter(tournament__in=ids, rehearsal=True).order_by("number")
                         .values_list("tournament_id", "number")):
@@ -534,6 +508,69 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
                                       rehearsals[t.pk], imported.get(t.pk, []))
     cache.set_many({_cache_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
     return {pk: label(d) for pk, d in found.items()}
+
+
+def _cached_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
+    """The standings already computed, by tournament: the cache's, else the worker's."""
+    cached = cache.get_many([_cache_key(t.pk) for t in tournaments])
+    for pk, head in stored.read_many(t.pk for t in tournaments).items():  # the worker's
+        rows = head.rows(range(len(head)))
+        if rows is not None:
+            cached[_cache_key(pk)] = {**head.meta, "rows": rows}
+    return {t.pk: hit for t in tournaments if (hit := cached.get(_cache_key(t.pk))) is not None}
+
+
+def _counting_scores(ids: list[int], confs: dict[int, ScoringSettings]) -> tuple[
+        dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]], dict[int, list[tuple[int, list[dict[str, Any]]]]]]:
+    """For tournaments ``ids``: {tournament: {table: (game, table number, scores)}} of the result
+    that counts at every table (rehearsal games left out), and {tournament: [(game, confirmed
+    scores)]} of the tables whose confirmed result has a newer version waiting."""
+    confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
+    # The scores as their JSON text, read by one decoder: the field's reading builds a decoder
+    # for every value (a year's 10,000 of them); same text, same exact numbers.
+    subs = (ResultSubmission.objects.filter(tournament__in=ids, table__game__rehearsal=False)
+            .order_by("table_id", "number").annotate(scores_json=Cast("scores", TextField()))
+            .values_list("id", "tournament_id", "table_id", "table__game__number", "table__number", "scores_json"))
+    by_tournament: dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]] = defaultdict(dict)
+    # table → (tournament, game, confirmed scores, whether a newer version is unconfirmed)
+    last_confirmed: dict[int, tuple[int, int, list[dict[str, Any]], bool]] = {}
+    for sub_id, tid, table, game, number, scores_json in subs:
+        scores = _SCORES_JSON.decode(scores_json)
+        conf = confs.get(tid)
+        if sub_id in confirmed or (conf is not None and conf.publish_unconfirmed):
+            by_tournament[tid][table] = (game, number, scores)  # the latest that counts wins
+        if sub_id in confirmed:
+            last_confirmed[table] = (tid, game, scores, False)
+        elif table in last_confirmed:
+            last_confirmed[table] = (*last_confirmed[table][:3], True)
+    pending: dict[int, list[tuple[int, list[dict[str, Any]]]]] = defaultdict(list)
+    for tid, game, scores, corrected in last_confirmed.values():
+        if corrected:
+            pending[tid].append((game, scores))
+    return by_tournament, pending
+
+
+def places_many(tournaments: Sequence[Tournament]) -> dict[int, list[tuple[int, int, int]]]:
+    """Each tournament's standings reduced to (player, rank, games played), in standings order:
+    what the national ranking reads of a year's events. The standings already computed when
+    there are; an imported event's as ``imported_rows`` makes them (its workbook's positions,
+    the games its players sat at in the results that count) without building every row, cell
+    and exact total of its standings; any other event's through ``standings_many``."""
+    found = _cached_many(tournaments)
+    rest = [t for t in tournaments if t.pk not in found]
+    imported = imported_standings(t.pk for t in rest) if rest else {}
+    if rest:
+        found.update(standings_many([t for t in rest if t.pk not in imported], labelled=False))
+    out = {pk: [(r["player"], int(r["rank"]), r["played"]) for r in data["rows"]] for pk, data in found.items()}
+    if imported:
+        ids = list(imported)
+        by_tournament, _pending = _counting_scores(
+            ids, {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)})
+        for pk, classifica in imported.items():
+            games = Counter(int(r["player"]) for _game, _table, scores in by_tournament[pk].values()
+                            for r in scores if r.get("player") is not None)  # a ghost seat is no one's
+            out[pk] = [(int(s["player"]), int(s["position"]), games[int(s["player"])]) for s in classifica]
+    return out
 
 
 def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list[st.GameResult],
