@@ -218,7 +218,7 @@ def attach_evening(season: Season, tournament: Tournament, *, actor: Any) -> boo
     standings then count in the season's (computed from the evenings when read). False when it
     already was. Refused: another club's tournament (``CLUB``), an evening of another season
     (``DUPLICATE``, detach it there first). Audited (``season.attach``)."""
-    tournament = Tournament.objects.select_for_update().select_related("club", "season").get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(of=("self",)).select_related("club", "season").get(pk=tournament.pk)
     club_seasons.require_evening_changer(actor, season, tournament)
     if tournament.club_id != season.club_id:
         raise DomainError(_("Only a tournament of %(club)s can be an evening of its season.")
@@ -242,7 +242,7 @@ def detach_evening(season: Season, tournament: Tournament, *, actor: Any) -> Non
     """``tournament`` is no longer an evening of ``season`` (it stays a tournament of the club, with
     its results); the season's standings leave it out. Refused when it is not one of the season's
     evenings (``REQUIRED``). Audited (``season.detach``)."""
-    tournament = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(of=("self",)).select_related("club").get(pk=tournament.pk)
     club_seasons.require_evening_changer(actor, season, tournament)
     if tournament.season_id != season.pk:
         raise DomainError(_("This tournament is not an evening of %(season)s.") % {"season": season.name},

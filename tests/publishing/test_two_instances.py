@@ -137,9 +137,8 @@ class Instance(Gunicorn):
         import redis
 
         client = redis.Redis.from_url(self.redis_url)
-        for key in client.scan_iter(match=f"{self.own}*"):
+        for key in client.scan_iter(match=f"*{self.own}*"):  # its cache, its queue and kombu's binding
             client.delete(key)
-        client.delete(self.own)
 
 
 @pytest.fixture(scope="module")
