@@ -69,9 +69,13 @@ class Gunicorn:
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.database_url = database_url
-        self.env = env or server_env(database_url)
+        self.own_env = env  # else the production-like environment on database_url, made at start
         self.start_timeout = start_timeout
         self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def env(self) -> dict[str, str]:
+        return self.own_env or server_env(self.database_url)
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
