@@ -58,6 +58,9 @@ def audit_context(ids: set[int]) -> dict[int, dict[str, Any]]:
             for sub in ResultSubmission.objects.filter(pk__in=ids).select_related("table__game")}
 
 
+VOLATILE = ("stamp", "computed_at", "generation")
+
+
 def published_play(tournament: Tournament) -> dict[str, Any]:
     """A published tournament's games (tables, seats, counting result) and standings."""
     games = list(Game.objects.filter(tournament=tournament).prefetch_related("tables").order_by("number"))
@@ -80,7 +83,9 @@ def published_play(tournament: Tournament) -> dict[str, Any]:
                 "result": _result(counting.get(t.pk)),
             } for t in sorted(g.tables.all(), key=lambda t: t.number)],
         } for g in games],
-        "standings": {k: v for k, v in standings.items() if k != "stamp"},
+        # when and by which process they were computed is not the event's: publishing again from
+        # a new process (or after the cache expired) is not a change of the tournament
+        "standings": {k: v for k, v in standings.items() if k not in VOLATILE},
         "seated": {s.player_id for s in seats if s.player_id},
     }
 

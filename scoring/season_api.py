@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables.api import _validated
-from tournaments.models import Club, Registration, Season
+from tournaments.models import Club, Registration, Season, Tournament
 
 from . import season_selectors, seasons
 
@@ -138,6 +138,35 @@ class SeasonEveningsAPI(APIView):
                                       number=data.get("number"))
         registered = evening.registrations.filter(status=Registration.Status.REGISTERED).count()
         return Response(EveningSerializer(_evening(evening, registered)).data, status=status.HTTP_201_CREATED)
+
+
+class EveningChoiceSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField(min_value=1, help_text="the tournament's id (a tournament of the season's club)")
+
+
+def _chosen(request: Request) -> Any:
+    data = _validated(EveningChoiceSerializer, request.data)
+    return get_object_or_404(Tournament.objects.select_related("club"), pk=data["tournament"])
+
+
+class SeasonEveningAttachAPI(APIView):
+    @extend_schema(request=EveningChoiceSerializer, responses=EveningSerializer,
+                   summary="Make an existing tournament of the club an evening of the season (club admin, "
+                           "an organizer of that tournament, federation admin)")
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = _chosen(request)
+        seasons.attach_evening(_season(pk), tournament, actor=request.user)
+        registered = tournament.registrations.filter(status=Registration.Status.REGISTERED).count()
+        return Response(EveningSerializer(_evening(tournament, registered)).data)
+
+
+class SeasonEveningDetachAPI(APIView):
+    @extend_schema(request=EveningChoiceSerializer, responses={204: None},
+                   summary="Remove an evening from the season; it stays a tournament of the club (club admin, "
+                           "an organizer of that tournament, federation admin)")
+    def post(self, request: Request, pk: int) -> Response:
+        seasons.detach_evening(_season(pk), _chosen(request), actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def _evening(t: Any, registered: int) -> dict[str, Any]:

@@ -14,15 +14,16 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import ConflictError, DomainError
-from config.refusals import add_to_form
+from config.refusals import add_to_form, refuse
 from tournaments import seasons as club_seasons
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Club, Season
+from tournaments.models import Club, Season, Tournament
 
 from . import season_selectors, seasons
 from .season_forms import EveningForm, SeasonForm
@@ -48,10 +49,15 @@ def _managers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 
 def _context(request: HttpRequest, season: Season) -> dict[str, Any]:
     visible = tournament_selectors.visible_tournaments(request.user)
+    evenings = list(visible.filter(season=season).order_by("date", "pk"))
+    user = request.user
+    changer = user.is_authenticated and not getattr(user, "link_tournament_id", None)
     return {
         "club": season.club, "season": season, "s": season_selectors.standings(season),
-        "evenings": visible.filter(season=season).order_by("date", "pk"),
-        "manager": club_seasons.may_manage(request.user, season.club),
+        "evenings": [(t, changer and club_seasons.may_change_evenings(user, season, t)) for t in evenings],
+        "attachable": [t for t in seasons.attachable(season)
+                       if club_seasons.may_change_evenings(user, season, t)] if changer else [],
+        "manager": club_seasons.may_manage(user, season.club),
     }
 
 
@@ -127,3 +133,41 @@ def evening_new(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     return render(request, "scoring/season_evening.html",
                   {"form": form, "club": club, "season": season, "plan": plan}, status=status)
+
+
+def _tournament(request: HttpRequest) -> Tournament:
+    value = request.POST.get("tournament", "")
+    tournament = Tournament.objects.filter(pk=int(value)).first() if value.isdigit() and len(value) <= 12 else None
+    if tournament is None:
+        raise DomainError(_("Choose a tournament."), field="tournament", rule="REQUIRED")
+    return tournament
+
+
+@require_POST
+def evening_attach(request: HttpRequest, club: int, pk: int) -> HttpResponse:
+    """An existing tournament of the club becomes an evening of the season."""
+    season = _season(club, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("scoring:season", args=[club, pk]))
+    try:
+        tournament = _tournament(request)
+        if seasons.attach_evening(season, tournament, actor=request.user):
+            messages.success(request, _("%(name)s is now an evening of the season.") % {"name": tournament.name})
+    except DomainError as exc:
+        refuse(request, exc)
+    return redirect("scoring:season", club=club, pk=pk)
+
+
+@require_POST
+def evening_detach(request: HttpRequest, club: int, pk: int) -> HttpResponse:
+    """An evening leaves the season (it stays a tournament of the club, with its results)."""
+    season = _season(club, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("scoring:season", args=[club, pk]))
+    try:
+        tournament = _tournament(request)
+        seasons.detach_evening(season, tournament, actor=request.user)
+        messages.success(request, _("%(name)s is no longer an evening of the season.") % {"name": tournament.name})
+    except DomainError as exc:
+        refuse(request, exc)
+    return redirect("scoring:season", club=club, pk=pk)

@@ -2,11 +2,14 @@
 evening in one action.
 
 Only the club's admins and federation admins may (``tournaments.seasons.may_manage``); every
-change is audited (``season.create``, ``season.update``, ``season.evening``). The season model
+change is audited (``season.create``, ``season.update``, ``season.evening``, ``season.attach``,
+``season.detach``). The season model
 lives in ``tournaments`` (a tournament points to its season); its checks live here because they
 read scoring's registries: the tie-break keys (``scoring.standings.METRICS``) and the format
 presets of the evenings (``tournaments.formats``). Refusals name the field and a rule id: ``K-BESTN``
-(N, tie-breaks), ``FORMAT``, ``REQUIRED``, ``DUPLICATE``, ``ROLE``.
+(N, tie-breaks), ``FORMAT``, ``REQUIRED``, ``DUPLICATE``, ``ROLE``, ``CLUB`` (another club's tournament
+attached to the season). An existing tournament is attached to a season or detached from it by
+the season's managers or an organizer of that tournament (``season.attach``, ``season.detach``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config import live
 from config.errors import ConflictError, DomainError
 from tournaments import audit, formats
 from tournaments import seasons as club_seasons
@@ -201,3 +205,51 @@ def new_evening(season: Season, *, actor: Any, date: Any = None, number: Any = N
                  after={"evening": evening.slug, "number": plan.number, "date": when.isoformat(),
                         "from": plan.last.slug if plan.last else None, "players": len(plan.players)})
     return evening
+
+
+# ------------------------------------------------------------------ an existing tournament
+@transaction.atomic
+def attach_evening(season: Season, tournament: Tournament, *, actor: Any) -> bool:
+    """Make ``tournament`` (a tournament of the season's club) an evening of ``season``; its
+    standings then count in the season's (computed from the evenings when read). False when it
+    already was. Refused: another club's tournament (``CLUB``), an evening of another season
+    (``DUPLICATE``, detach it there first). Audited (``season.attach``)."""
+    tournament = Tournament.objects.select_for_update(of=("self",)).select_related("club", "season").get(pk=tournament.pk)
+    club_seasons.require_evening_changer(actor, season, tournament)
+    if tournament.club_id != season.club_id:
+        raise DomainError(_("Only a tournament of %(club)s can be an evening of its season.")
+                          % {"club": season.club.name}, field="tournament", rule="CLUB")
+    if tournament.season_id == season.pk:
+        return False
+    if tournament.season_id is not None:
+        raise ConflictError(_("This tournament is already an evening of %(season)s: remove it from that "
+                              "season first.") % {"season": tournament.season.name},
+                            field="tournament", rule="DUPLICATE")
+    Tournament.objects.filter(pk=tournament.pk).update(season=season)
+    live.bump_on_commit(tournament.slug)  # its pages name its season (an update sends no signal)
+    audit.record(actor=actor, action="season.attach", obj=season, tournament=tournament,
+                 before={"season": None}, after={"season": season.pk, "season_name": season.name,
+                                                 "evening": tournament.slug})
+    return True
+
+
+@transaction.atomic
+def detach_evening(season: Season, tournament: Tournament, *, actor: Any) -> None:
+    """``tournament`` is no longer an evening of ``season`` (it stays a tournament of the club, with
+    its results); the season's standings leave it out. Refused when it is not one of the season's
+    evenings (``REQUIRED``). Audited (``season.detach``)."""
+    tournament = Tournament.objects.select_for_update(of=("self",)).select_related("club").get(pk=tournament.pk)
+    club_seasons.require_evening_changer(actor, season, tournament)
+    if tournament.season_id != season.pk:
+        raise DomainError(_("This tournament is not an evening of %(season)s.") % {"season": season.name},
+                          field="tournament", rule="REQUIRED")
+    Tournament.objects.filter(pk=tournament.pk).update(season=None)
+    live.bump_on_commit(tournament.slug)
+    audit.record(actor=actor, action="season.detach", obj=season, tournament=tournament,
+                 before={"season": season.pk, "season_name": season.name, "evening": tournament.slug},
+                 after={"season": None})
+
+
+def attachable(season: Season) -> list[Tournament]:
+    """The club's tournaments that may become evenings of ``season``: in no season yet."""
+    return list(Tournament.objects.filter(club=season.club, season__isnull=True).order_by("-date", "name"))

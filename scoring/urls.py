@@ -30,6 +30,8 @@ urlpatterns = [
     path("clubs/<id:club>/seasons/<id:pk>/standings/", season_views.season_standings, name="season-standings"),
     path("clubs/<id:club>/seasons/<id:pk>/edit/", season_views.season_edit, name="season-edit"),
     path("clubs/<id:club>/seasons/<id:pk>/evenings/new/", season_views.evening_new, name="season-evening"),
+    path("clubs/<id:club>/seasons/<id:pk>/evenings/attach/", season_views.evening_attach, name="season-attach"),
+    path("clubs/<id:club>/seasons/<id:pk>/evenings/detach/", season_views.evening_detach, name="season-detach"),
     # one history per player, every event on this instance
     path("players/<id:pk>/", history_views.player_history, name="player-history"),
     path("players/<id:pk>/opponents/", history_views.opponents, name="player-opponents"),

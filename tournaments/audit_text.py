@@ -72,6 +72,8 @@ SENTENCES: Mapping[str, Any] = {
     "season.create": gettext_lazy("%(who)s created a season"),
     "season.update": gettext_lazy("%(who)s changed a season"),
     "season.evening": gettext_lazy("%(who)s created an evening of the season"),
+    "season.attach": gettext_lazy("%(who)s made this tournament an evening of the season"),
+    "season.detach": gettext_lazy("%(who)s removed this tournament from the season"),
 }
 
 GENERIC = gettext_lazy("%(who)s made a change (%(what)s)")

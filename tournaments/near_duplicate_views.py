@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -14,6 +15,8 @@ from config.errors import DomainError
 from config.refusals import refuse
 
 from . import near_duplicates
+
+PAGE_SIZE = 25  # pairs a page: each shows both players' events
 
 
 def _refused(request: HttpRequest) -> HttpResponse | None:
@@ -29,8 +32,10 @@ def duplicate_list(request: HttpRequest) -> HttpResponse:
     refused = _refused(request)
     if refused is not None:
         return refused
+    # every pair is found (a national instance's players at once), only one page's events are read
+    page = Paginator(near_duplicates.flagged_pairs(request.user), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "tournaments/near_duplicates.html", {
-        "pairs": near_duplicates.pairs(request.user),
+        "pairs": near_duplicates.with_events(page.object_list), "page": page,
         "everyone": near_duplicates.admin_clubs(request.user) is None,
     })
 

@@ -13,6 +13,7 @@ decision is audited (``player.merge``, ``player.distinct``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,20 +83,35 @@ class Pair:
                         self.why.distance) % {"n": self.why.distance}
 
 
-def pairs(actor: Any) -> list[Pair]:
+Found = tuple[Player, Player, ProbableDuplicate]
+
+
+def flagged_pairs(actor: Any) -> list[Found]:
     """The flagged pairs among the players ``actor`` decides on, closest first, less those
-    already decided to be two people."""
+    already decided to be two people (without their events: see :func:`with_events`)."""
     if not may_decide(actor):
         return []
     decided = set(DistinctPlayers.objects.values_list("first_id", "second_id"))
-    found = [(a, b, d) for a, b, d in merge.duplicate_pairs(players_of(actor).select_related("club"))
-             if (min(a.pk, b.pk), max(a.pk, b.pk)) not in decided]
+    people = players_of(actor).select_related("club").only(
+        "first_name", "last_name", "nickname", "birth_date", "national_id", "club__name")
+    return [(a, b, d) for a, b, d in merge.duplicate_pairs(people)
+            if (min(a.pk, b.pk), max(a.pk, b.pk)) not in decided]
+
+
+def with_events(found: Iterable[Found]) -> list[Pair]:
+    """``found`` with both players' events side by side (one query for them all)."""
+    found = list(found)
     ids = {p.pk for a, b, _d in found for p in (a, b)}
     events: dict[int, list[Registration]] = {pk: [] for pk in ids}
     for reg in (Registration.objects.filter(player_id__in=ids).select_related("tournament__club")
                 .order_by("-tournament__date", "tournament__name")):
         events[reg.player_id].append(reg)
     return [Pair(a, b, d, events[a.pk], events[b.pk]) for a, b, d in found]
+
+
+def pairs(actor: Any) -> list[Pair]:
+    """Every flagged pair ``actor`` decides on, with both players' events."""
+    return with_events(flagged_pairs(actor))
 
 
 def merge_pair(*, keep: int, drop: int, actor: Any) -> Player:

@@ -31,6 +31,23 @@ def require_manager(actor: Any, club: Club) -> None:
             _("Only an admin of %(club)s or a federation admin may do this.") % {"club": club.name}, rule="ROLE")
 
 
+def may_change_evenings(user: Any, season: Season, tournament: Tournament) -> bool:
+    """Who attaches a tournament to a season or detaches it: the season's managers, and an
+    organizer of that tournament when it is the same club's."""
+    from .permissions import is_organizer
+
+    if may_manage(user, season.club):
+        return True
+    return tournament.club_id == season.club_id and is_organizer(user, tournament)
+
+
+def require_evening_changer(actor: Any, season: Season, tournament: Tournament) -> None:
+    if not may_change_evenings(actor, season, tournament):
+        raise PermissionDeniedError(
+            _("Only an admin of %(club)s, an organizer of this tournament or a federation admin may do this.")
+            % {"club": season.club.name}, rule="ROLE")
+
+
 def evenings(season: Season) -> QuerySet[Tournament]:
     """Every evening of the season, first first (drafts included)."""
     return season.evenings.order_by("date", "pk")

@@ -1,11 +1,12 @@
 """Permissions, generated from the URL configuration.
 
 Every route of the project (``urlmap.all_routes()``) is called with every write method
-(POST, PUT, PATCH, DELETE) by nine visitors: anonymous, a player (their private link opened in the
-browser), the referee of another tournament, the organizer of another tournament, the admin of
-another club (which organises that other tournament), a federation admin (sets up clubs, organises
-no tournament), the referee of this tournament, the admin of its organising club and its
-organizer. ``EXPECTED`` says, per route, which visitors may write;
+(POST, PUT, PATCH, DELETE) by ten visitors: anonymous, a player (their private link opened in the
+browser), a hall laptop holding the publishing token of this tournament's club (``Authorization:
+Bearer``, no session), the referee of another tournament, the organizer of another tournament,
+the admin of another club (which organises that other tournament), a federation admin (sets up
+clubs, organises no tournament), the referee of this tournament, the admin of its organising club
+and its organizer. ``EXPECTED`` says, per route, which visitors may write;
 everyone else must be refused (401/403, a 404, or the login page). A route that only reads must
 change nothing, whatever the method (the audit log, which records every change, must not grow).
 A route missing from ``EXPECTED`` fails the test.
@@ -34,10 +35,10 @@ from tests.hardening.urlmap import BODY, World, all_routes, demo_world, url_of
 from tournaments.clubs import FEDERATION_GROUP
 from tournaments.models import AccessLink, AuditEntry, Tournament
 
-ROLES = ["anonymous", "player", "referee_other", "organizer_other", "club_admin_other", "federation",
+ROLES = ["anonymous", "player", "token", "referee_other", "organizer_other", "club_admin_other", "federation",
          "referee", "club_admin", "organizer"]
 ANY = set(ROLES)
-SIGNED_IN = ANY - {"anonymous", "player"}
+SIGNED_IN = ANY - {"anonymous", "player", "token"}
 ORGANIZER = {"organizer", "club_admin"}  # the organising club's admins organise it
 REFEREE = {"referee"} | ORGANIZER
 FEDERATION = {"federation"}
@@ -135,9 +136,11 @@ EXPECTED: dict[str, Any] = {
     "tournaments:link_create": {"post": ORGANIZER},
     "tournaments:link_revoke": {"post": ORGANIZER},
     "tournaments:audit": READ,
-    # Publishing: the instance takes a club's Bearer token only, never a session (no role may PUT);
-    # on the laptop, the Publish page is the organizer's.
-    "api-publish": {"put": set()}, "tournaments:publish": {"post": ORGANIZER},
+    # Publishing: the instance takes a club's Bearer token only, never a session; the token opens
+    # nothing else. (Here the slug is a tournament run on this instance itself: the token's PUT
+    # is heard and refused as a conflict, tests/publishing.) On the laptop, the Publish page is
+    # the organizer's.
+    "api-publish": {"put": {"token"}}, "tournaments:publish": {"post": ORGANIZER},
     "tournaments:checkin_bulk": {"post": REFEREE},
     "api-invitations": {"post": ORGANIZER}, "api-invitation-revoke": {"post": ORGANIZER},
     "tournaments:invitation_create": {"post": ORGANIZER},
@@ -156,6 +159,11 @@ EXPECTED: dict[str, Any] = {
        for name in ("scoring:season-create", "scoring:season-edit", "scoring:season-evening", "api-club-seasons",
                     "api-season-evenings")},
     "api-season": {"patch": {"club_admin"} | FEDERATION},
+    # an existing tournament joins or leaves the season: its club's admins, federation admins and
+    # the organizer of that tournament (here the demo tournament, the club's evening)
+    **{name: {"post": ORGANIZER | FEDERATION}
+       for name in ("scoring:season-attach", "scoring:season-detach", "api-season-evenings-attach",
+                    "api-season-evenings-detach")},
     # federation admins appoint and revoke federation admins; club admins (their clubs' players)
     # and federation admins (every player) decide on probable duplicates
     "clubs:federation": {"post": FEDERATION}, "clubs:federation_revoke": {"post": FEDERATION},
@@ -188,7 +196,11 @@ def _clients(t: Tournament) -> dict[str, Client]:
     link = PlayerLinkFactory(tournament=t, player=seated)
     player = Client()
     assert player.get(f"/l/{link.token}/").status_code == 302
-    clients = {"anonymous": Client(), "player": player}
+    from tournaments import publishing
+    from tournaments.models import Club
+
+    laptop = Client(headers={"Authorization": f"Bearer {publishing.issue_token(Club.objects.get(pk=world.club))}"})
+    clients = {"anonymous": Client(), "player": player, "token": laptop}
     for role, user in [
         ("referee_other", ref_other), ("organizer_other", org_other),
         ("referee", users.get(username="arbitro")), ("organizer", users.get(username="organizzatore")),
@@ -278,7 +290,7 @@ def _visit(client: Client, role: str, url: str, api: bool, body: dict[str, Any],
 # Secrets and personal data that only the tournament's organizers (its club's admins included) may
 # read (and, for a game's secret seed, nobody while the game runs). Every route is read (GET) by
 # every visitor but the organizer and the club admin; none of these may appear in what they get.
-NOT_FOR = {"anonymous", "player", "referee_other", "organizer_other", "club_admin_other", "federation",
+NOT_FOR = {"anonymous", "player", "token", "referee_other", "organizer_other", "club_admin_other", "federation",
            "referee"}
 
 

@@ -174,8 +174,9 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
     "scoring:season-create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
     **{f"scoring:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
-       for n in ("season", "season-standings", "season-edit", "season-evening")},
-    **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings")},
+       for n in ("season", "season-standings", "season-edit", "season-evening", "season-attach", "season-detach")},
+    **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings",
+                                                   "api-season-evenings-attach", "api-season-evenings-detach")},
     "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
     "clubs:duplicates": lambda w: {}, "clubs:duplicates_decide": lambda w: {},
 }
@@ -238,7 +239,17 @@ BODY: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:federation": lambda w: {"admin": "nuova-federazione"},
     # two players of the demo (its club's events): a decision the club admin may take
     "clubs:duplicates_decide": lambda w: {"first": w.player, "second": _opponent(w), "decision": "distinct"},
+    # the demo tournament, an evening of the club's season (``_season``)
+    **{n: (lambda w: {"tournament": _tournament_pk(w)})
+       for n in ("scoring:season-attach", "scoring:season-detach", "api-season-evenings-attach",
+                 "api-season-evenings-detach")},
 }
+
+
+def _tournament_pk(w: World) -> int:
+    from tournaments.models import Tournament
+
+    return int(Tournament.objects.get(slug=w.slug).pk)
 
 
 def url_of(route: Route, world: World) -> str:

@@ -1,13 +1,17 @@
-"""Publishing between two running instances: this test process is the hall laptop (SQLite by
-default) and a real gunicorn on PostgreSQL is the clubs' shared instance. Skips without
-PostgreSQL (a failure under CI=true, see conftest.py).
+"""Publishing between two running instances, each a process of its own:
 
-The instance gets a database of its own, made afresh for this module on the PostgreSQL server of
-``DATABASE_URL`` (else 127.0.0.1:5432, user postgres) and dropped at the end."""
+- the hall laptop: its own SQLite file (``DATABASE_URL=sqlite:///...``), no Redis; its event is
+  played and its pages read by processes on that file (``tests/publishing/laptop.py``), and
+  ``manage.py publish_tournament`` runs there;
+- the clubs' shared instance: a real gunicorn on a PostgreSQL database of its own, with a real
+  Celery worker on Redis (``REDIS_URL``) that recomputes its standings and national ranking.
+
+Needs PostgreSQL and Redis (skips without them: a failure under CI=true, see conftest.py). The
+instance's database is made afresh for this module on the server of ``DATABASE_URL`` and dropped
+at the end; its queue and cache keys in Redis are its own (``CELERY_QUEUE``, ``CACHE_PREFIX``)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import socket
@@ -17,24 +21,20 @@ import threading
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
-from django.core.management.base import CommandError
-from django.test import Client
 
 from engine import exact
-from scoring import selectors as scoring
-from tests.gunicorn import ROOT, Gunicorn, server_env
-from tournaments import publishing
+from tests.gunicorn import ROOT, Gunicorn, celery_worker, server_env, stop_process
 
-from .helpers import add_second_game, laptop_event
+from .laptop import standings_page
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker]
 
-
-INSTANCE_DB = "risiko_publish_instance_test"
+SLOW = 60  # seconds any one subprocess may take on a loaded machine
 
 
 def _server_url() -> str:
@@ -45,8 +45,10 @@ def _server_url() -> str:
     return url.rsplit("/", 1)[0]
 
 
-def instance_db_url() -> str:
-    return f"{_server_url()}/{INSTANCE_DB}"
+def _instance_db() -> str:
+    """A name of its own next to the test database (two checkouts on one server do not meet)."""
+    base = (os.environ.get("DATABASE_URL") or "risiko").rsplit("/", 1)[-1] or "risiko"
+    return f"{base}_shared_instance"[:60]
 
 
 def _admin(sql: str) -> None:
@@ -57,18 +59,63 @@ def _admin(sql: str) -> None:
         conn.execute(sql)
 
 
-def manage(*args: str) -> str:
-    # the system checks are the test suite's business, not this instance's
-    checks = [] if args[0] == "shell" else ["--skip-checks"]
-    done = subprocess.run([sys.executable, "manage.py", *args, *checks], cwd=ROOT, env=server_env(instance_db_url()),
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=SLOW * 5, check=False)
+
+
+class Laptop:
+    """The hall laptop: a SQLite file and the processes that use it."""
+
+    def __init__(self, path: Path) -> None:
+        self.env = server_env(f"sqlite:///{path}", ALLOWED_HOSTS="127.0.0.1")
+
+    def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return _run(self.env, "manage.py", *args, "--skip-checks")
+
+    def do(self, *args: str) -> Any:
+        done = _run(self.env, "-m", "tests.publishing.laptop", *args)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return exact.loads(done.stdout.strip().splitlines()[-1])
+
+    def publish_command(self, slug: str, to: str, token: str, *extra: str) -> list[str]:
+        return [sys.executable, "manage.py", "publish_tournament", slug, "--to", to, "--token", token,
+                "--backoff", "0.3", *extra, "--skip-checks"]
+
+    def publish(self, slug: str, to: str, token: str, *extra: str) -> str:
+        done = subprocess.run(self.publish_command(slug, to, token, *extra), cwd=ROOT, env=self.env,
+                              capture_output=True, text=True, timeout=SLOW * 2, check=False)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    def refused(self, slug: str, to: str, token: str) -> str:
+        """A refusal: exit status 2 and one line saying why."""
+        done = subprocess.run(self.publish_command(slug, to, token, "--attempts", "1"), cwd=ROOT,
+                              env=self.env, capture_output=True, text=True, timeout=SLOW, check=False)
+        assert done.returncode == 2, (done.stdout, done.stderr[-3000:])
+        return done.stderr
 
 
 class Instance(Gunicorn):
-    def __init__(self) -> None:
-        super().__init__(instance_db_url())
+    """The clubs' shared instance: gunicorn and a Celery worker on PostgreSQL and Redis."""
+
+    def __init__(self, database_url: str, redis_url: str, log: Path) -> None:
+        self.own = f"shared-instance-{os.getpid()}"
+        self.redis_url = redis_url
+        self.log = log
+        env = server_env(database_url, REDIS_URL=redis_url, CACHE_PREFIX=self.own, CELERY_QUEUE=self.own)
+        super().__init__(database_url, env=env)
+        self.worker: subprocess.Popen[bytes] | None = None
+
+    def start_worker(self) -> None:
+        self.worker = celery_worker(self.env, self.log, "shared-instance")
+
+    def manage(self, *args: str) -> str:
+        # the system checks are the test suite's business, not this instance's
+        checks = [] if args[0] == "shell" else ["--skip-checks"]
+        done = _run(self.env, "manage.py", *args, *checks)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
 
     def page(self, path: str) -> str:
         with urllib.request.urlopen(f"{self.url}{path}", timeout=30) as r:
@@ -78,142 +125,206 @@ class Instance(Gunicorn):
         with urllib.request.urlopen(f"{self.url}/api/publish/tournaments/{slug}/", timeout=30) as r:
             return exact.loads(r.read().decode())  # type: ignore[no-any-return]
 
+    def copies(self, source_id: str) -> int:
+        return int(self.manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
+                               f"print(P.objects.filter(source_id='{source_id}').count())").split()[-1])
+
+    def worker_ran(self, task: str) -> int:
+        return len(re.findall(rf"Task {re.escape(task)}\[[^\]]+\] succeeded", self.log.read_text()))
+
+    def forget(self) -> None:
+        """Its keys and queue out of the shared Redis."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url)
+        for key in client.scan_iter(match=f"*{self.own}*"):  # its cache, its queue and kombu's binding
+            client.delete(key)
+
 
 @pytest.fixture(scope="module")
-def instance() -> Any:
+def machines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Laptop, Instance]]:
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        pytest.skip("needs REDIS_URL: the shared instance's Celery worker")
+    db = _instance_db()
     try:
-        _admin(f'DROP DATABASE IF EXISTS "{INSTANCE_DB}" WITH (FORCE)')
-        _admin(f'CREATE DATABASE "{INSTANCE_DB}"')
+        _admin(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        _admin(f'CREATE DATABASE "{db}"')
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"PostgreSQL not reachable for the shared instance: {exc}")
-    manage("migrate", "--noinput")
-    server = Instance()
-    server.start()
-    yield server
-    server.stop()
-    _admin(f'DROP DATABASE IF EXISTS "{INSTANCE_DB}" WITH (FORCE)')
+    tmp = tmp_path_factory.mktemp("two-instances")
+    laptop = Laptop(tmp / "laptop.sqlite3")
+    instance = Instance(f"{_server_url()}/{db}", redis_url, tmp / "worker.log")
+    # both databases at once: the two migrations are most of this module's set-up
+    migrations = [subprocess.Popen([sys.executable, "manage.py", "migrate", "--noinput", "--skip-checks"],
+                                   cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                  for env in (laptop.env, instance.env)]
+    for m in migrations:
+        _out, err = m.communicate(timeout=SLOW * 5)
+        assert m.returncode == 0, err[-3000:]
+    try:
+        instance.start_worker()
+        instance.start()
+        yield laptop, instance
+    finally:
+        instance.stop()
+        stop_process(instance.worker)
+        instance.forget()
+        _admin(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
-def publish(instance: Instance, slug: str, token: str, *extra: str) -> str:
-    from io import StringIO
-
-    out = StringIO()
-    call_command("publish_tournament", slug, "--to", instance.url, "--token", token,
-                 "--backoff", "0.3", *extra, stdout=out, stderr=StringIO())
-    return out.getvalue()
-
-
-def refused(instance: Instance, slug: str, token: str) -> str:
-    with pytest.raises(CommandError) as err:
-        publish(instance, slug, token, "--attempts", "1")
-    assert err.value.returncode == 2
-    return str(err.value)
-
-
-def plain(value: Any) -> Any:
-    return json.loads(exact.dumps(value))
-
-
-def laptop_standings(t: Any) -> Any:
-    return plain({k: v for k, v in scoring._standings(t).items() if k != "stamp"})
-
-
-ROW = re.compile(r'<tr id="player-\d+"[^>]*>\s*<td class="num">([^<]*)</td>\s*<td><a [^>]*>([^<]*)</a>'
-                 r'(?: <span class="muted">([^<]*)</span>)?.*?<td class="num total"><strong>([^<]*)</strong>', re.S)
-
-
-def standings_page(html: str) -> list[tuple[str, ...]]:
-    """(position, name, club, total) of every row of a public standings page, as shown."""
-    return [tuple(x.strip() for x in row) for row in ROW.findall(html)]
-
-
-def laptop_page(t: Any) -> list[tuple[str, ...]]:
-    return standings_page(Client().get(f"/t/{t.slug}/standings/").content.decode())
-
-
-def count_copies(source_id: str) -> int:
-    return int(manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
-                      f"print(P.objects.filter(source_id='{source_id}').count())").split()[-1])
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """This process uses no cache here, and emptying the shared Redis (the root conftest's
+    ``_fresh_cache``) would take the instance's queue with it."""
 
 
 @pytest.fixture
-def event(instance: Instance) -> dict[str, Any]:
+def event(machines: tuple[Laptop, Instance]) -> dict[str, Any]:
+    laptop, instance = machines
     run = uuid.uuid4().hex[:8]
-    e = laptop_event(f"Club {run}", slug=f"gara-{run}")
-    e["token"] = manage("club_token", e["club"].name).strip()
-    yield e
-    manage("shell", "-c", "from tournaments.models import PublishedTournament as P, Club, Player; "
-           f"P.objects.filter(slug='{e['t'].slug}').delete(); Player.objects.filter(club__name='{e['club'].name}').delete(); "
-           f"Club.objects.filter(name='{e['club'].name}').delete()")
+    e = laptop.do("event", f"Club {run}", f"gara-{run}")
+    e["token"] = instance.manage("club_token", e["club"]).strip()
+    return e  # a club and slug of its own: nothing to clean (the instance's database goes whole)
+
+
+def same_standings_on_both(laptop: Laptop, instance: Instance, slug: str, *, within: float = 30) -> dict[str, Any]:
+    """The laptop's standings are the instance's, in its publish API and on both public pages.
+    The instance's page shows what its worker computed: waited for (a few seconds at most)."""
+    mine = laptop.do("standings", slug)
+    assert mine["page"] and len(mine["page"]) == len(mine["data"]["rows"])
+    assert exact.loads(exact.dumps(instance.get(slug)["content"]["standings"])) == mine["data"]
+    deadline = time.monotonic() + within
+    shown = standings_page(instance.page(f"/t/{slug}/standings/"))
+    while shown != mine["page"] and time.monotonic() < deadline:
+        time.sleep(0.3)
+        shown = standings_page(instance.page(f"/t/{slug}/standings/"))
+    assert shown == mine["page"], f"instance shows {shown}, laptop {mine['page']}"
+    return mine
 
 
 def test_publish_twice_then_an_update_gives_one_copy_with_the_laptops_standings(
-        instance: Instance, event: dict[str, Any]) -> None:
-    t = event["t"]
-    assert "created" in publish(instance, t.slug, event["token"])
-    assert "unchanged" in publish(instance, t.slug, event["token"])
-    add_second_game(event)
-    assert "updated" in publish(instance, t.slug, event["token"])
-    source_id = str(t.publish_state.source_id)
-    assert count_copies(source_id) == 1
-    shown = instance.get(t.slug)
-    assert plain(shown["content"]["standings"]) == laptop_standings(t)
-    assert [g["number"] for g in shown["content"]["games"]] == [1, 2]
-    # the copy is a real tournament there: its public standings page shows the laptop's standings
-    page = standings_page(instance.page(f"/t/{t.slug}/standings/"))
-    assert page and page == laptop_page(t)
-    assert len(page) == len(event["players"])
+        machines: tuple[Laptop, Instance], event: dict[str, Any]) -> None:
+    laptop, instance = machines
+    slug, token = event["slug"], event["token"]
+    standings_before, ranking_before = (instance.worker_ran("scoring.tasks.recompute_standings"),
+                                        instance.worker_ran("scoring.tasks.recompute_ranking"))
+    assert "created" in laptop.publish(slug, instance.url, token)
+    same_standings_on_both(laptop, instance, slug)
+    assert "unchanged" in laptop.publish(slug, instance.url, token)
+    laptop.do("second-game", slug)
+    assert "updated" in laptop.publish(slug, instance.url, token)
+    mine = same_standings_on_both(laptop, instance, slug)
+    assert mine["page"][0][3] != "0"  # a leaderboard with points, not an empty one
+    assert [g["number"] for g in instance.get(slug)["content"]["games"]] == [1, 2]
+    assert instance.copies(mine["source_id"]) == 1
+    # the instance's standings and national ranking were recomputed by its worker, not in a request
+    deadline = time.monotonic() + 20
+    while instance.worker_ran("scoring.tasks.recompute_ranking") == ranking_before and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert instance.worker_ran("scoring.tasks.recompute_standings") > standings_before
+    assert instance.worker_ran("scoring.tasks.recompute_ranking") > ranking_before
 
 
-def test_a_publish_cut_mid_way_leaves_nothing_half_done_and_running_again_completes_it(
-        instance: Instance, event: dict[str, Any]) -> None:
-    t = event["t"]
-    publish(instance, t.slug, event["token"])
-    add_second_game(event)
-    body = exact.dumps(publishing.prepare(t)).encode()
-    with socket.create_connection(("127.0.0.1", instance.port)) as s:  # the laptop dies mid-send
-        s.sendall((f"PUT /api/publish/tournaments/{t.slug}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                   f"Authorization: Bearer {event['token']}\r\nContent-Type: application/json\r\n"
-                   f"Content-Length: {len(body)}\r\n\r\n").encode() + body[: len(body) // 2])
+class CutProxy:
+    """Passes one request to the instance, but only its headers and half its body; then waits
+    while the test kills the publisher, and hangs up: what the instance sees when a laptop dies
+    mid-send."""
+
+    def __init__(self, port: int) -> None:
+        self.port_to = port
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.server.getsockname()[1]}"
+        self.half_sent, self.hang_up = threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        conn, _addr = self.server.accept()
+        with conn, socket.create_connection(("127.0.0.1", self.port_to)) as upstream:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            head = data.split(b"\r\n\r\n", 1)[0]
+            length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))  # type: ignore[union-attr]
+            keep = len(head) + 4 + length // 2
+            while len(data) < keep:
+                data += conn.recv(65536)
+            upstream.sendall(data[:keep])
+            self.half_sent.set()
+            self.hang_up.wait(SLOW)
+        self.server.close()
+
+
+def test_the_publisher_killed_mid_way_leaves_the_previous_copy_whole_and_running_again_completes_it(
+        machines: tuple[Laptop, Instance], event: dict[str, Any]) -> None:
+    laptop, instance = machines
+    slug, token = event["slug"], event["token"]
+    laptop.publish(slug, instance.url, token)
+    laptop.do("second-game", slug)
+    proxy = CutProxy(instance.port)
+    publisher = subprocess.Popen(laptop.publish_command(slug, proxy.url, token, "--attempts", "1"), cwd=ROOT,
+                                 env=laptop.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 start_new_session=True)
+    try:
+        assert proxy.half_sent.wait(SLOW), "the publisher never sent its tournament"
+        stop_process(publisher, 9)  # SIGKILL: the laptop dies mid-send
+    finally:
+        stop_process(publisher, 9)
+        proxy.hang_up.set()
+        proxy.thread.join(10)
+    assert publisher.returncode == -9
     time.sleep(0.5)
-    assert len(instance.get(t.slug)["content"]["games"]) == 1  # the previous copy, whole
-    assert "updated" in publish(instance, t.slug, event["token"])
-    shown = instance.get(t.slug)
-    assert len(shown["content"]["games"]) == 2
-    assert plain(shown["content"]["standings"]) == laptop_standings(t)
-    assert count_copies(str(t.publish_state.source_id)) == 1
+    assert len(instance.get(slug)["content"]["games"]) == 1  # the previous copy, whole
+    assert "updated" in laptop.publish(slug, instance.url, token)
+    assert len(instance.get(slug)["content"]["games"]) == 2
+    mine = same_standings_on_both(laptop, instance, slug)
+    assert instance.copies(mine["source_id"]) == 1
 
 
 def test_the_network_coming_back_is_waited_for_with_bounded_retries(
-        instance: Instance, event: dict[str, Any]) -> None:
-    t = event["t"]
+        machines: tuple[Laptop, Instance], event: dict[str, Any]) -> None:
+    laptop, instance = machines
+    slug = event["slug"]
     instance.stop()
-    restart = threading.Timer(1.0, instance.start)
-    restart.start()
+    publisher = subprocess.Popen(laptop.publish_command(slug, instance.url, event["token"], "--attempts", "10"),
+                                 cwd=ROOT, env=laptop.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, start_new_session=True)
     try:
-        assert "created" in publish(instance, t.slug, event["token"], "--attempts", "10")
+        assert publisher.stderr is not None
+        first = ""
+        while "Attempt 1/10 failed" not in first and publisher.poll() is None:
+            first = publisher.stderr.readline()  # the network is down: the publisher waits
+        instance.start()  # and comes back
+        out, err = publisher.communicate(timeout=SLOW)
     finally:
-        restart.join()
-    assert plain(instance.get(t.slug)["content"]["standings"]) == laptop_standings(t)
+        stop_process(publisher)
+        if instance.proc is None or instance.proc.poll() is not None:
+            instance.start()
+    assert publisher.returncode == 0, err
+    assert "created" in out
+    same_standings_on_both(laptop, instance, slug)
 
 
-def test_refusals_wrong_revoked_other_club_and_edited_here(instance: Instance, event: dict[str, Any]) -> None:
-    t = event["t"]
-    assert "HTTP 401" in refused(instance, t.slug, event["token"][:-2] + "xx")
-    other = manage("club_token", f"{event['club'].name} B").strip()
-    assert "HTTP 403" in refused(instance, t.slug, other)
-    publish(instance, t.slug, event["token"])
-    manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
-           f"p = P.objects.get(slug='{t.slug}'); p.payload['tournament']['name'] = 'Edited'; p.save()")
-    add_second_game(event)
-    message = refused(instance, t.slug, event["token"])
+def test_refusals_wrong_revoked_other_club_and_edited_here(
+        machines: tuple[Laptop, Instance], event: dict[str, Any]) -> None:
+    laptop, instance = machines
+    slug, token, club = event["slug"], event["token"], event["club"]
+    assert "HTTP 401" in laptop.refused(slug, instance.url, token[:-2] + "xx")
+    other = instance.manage("club_token", f"{club} B").strip()
+    assert "HTTP 403" in laptop.refused(slug, instance.url, other)
+    laptop.publish(slug, instance.url, token)
+    instance.manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
+                    f"p = P.objects.get(slug='{slug}'); p.payload['tournament']['name'] = 'Edited'; p.save()")
+    laptop.do("second-game", slug)
+    message = laptop.refused(slug, instance.url, token)
     assert "HTTP 409" in message and "PUBLISH-CONFLICT" in message
     # the tournament made of the copy edited on the instance: refused as well
-    manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
-           f"from django.db.models import F; P.objects.filter(slug='{t.slug}').update(digest=F('published_digest')); "
-           f"p = P.objects.get(slug='{t.slug}'); p.tournament.name = 'Renamed here'; p.tournament.save()")
-    message = refused(instance, t.slug, event["token"])
+    instance.manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
+                    f"from django.db.models import F; P.objects.filter(slug='{slug}').update(digest=F('published_digest')); "
+                    f"p = P.objects.get(slug='{slug}'); p.tournament.name = 'Renamed here'; p.tournament.save()")
+    message = laptop.refused(slug, instance.url, token)
     assert "HTTP 409" in message and "PUBLISH-CONFLICT" in message
-    manage("club_token", event["club"].name, "--revoke")
-    assert "HTTP 401" in refused(instance, t.slug, event["token"])
-    manage("shell", "-c", f"from tournaments.models import Club; Club.objects.filter(name='{event['club'].name} B').delete()")
+    assert len(instance.get(slug)["content"]["games"]) == 1  # nothing of the refused publish
+    instance.manage("club_token", club, "--revoke")
+    assert "HTTP 401" in laptop.refused(slug, instance.url, token)

@@ -5,6 +5,7 @@ person" remembered; refused to anyone else, with nothing changed."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -162,3 +163,53 @@ def test_the_bulk_detection_agrees_with_the_single_one_on_varied_records(db: Any
     bulk = {(a.pk, b.pk) for a, b, _d in merge.duplicate_pairs(people)}
     single = {tuple(sorted((p.pk, q.pk))) for p in people for q, _d in merge.duplicates_of(p)}
     assert bulk == single and len(bulk) > 20
+
+
+def test_the_name_index_finds_every_name_a_few_edits_away() -> None:
+    """The index that spares comparing every undated player with everyone: whatever the lengths
+    (short names included) and wherever the typos fall, the names it proposes include every name
+    within the distance (measured here one by one)."""
+    import random
+
+    from tournaments.identity import MAX_DISTANCE, NameIndex, levenshtein
+
+    rng = random.Random(11)
+    letters = "abcdeilmnorstuv "
+
+    def typo(text: str) -> str:
+        for _ in range(rng.randint(0, MAX_DISTANCE + 1)):
+            at = rng.randrange(len(text) + 1)
+            kind = rng.choice("ids")
+            text = (text[:at] + rng.choice(letters) + text[at:] if kind == "i" or not text else
+                    text[:at] + text[at + 1:] if kind == "d" else text[:at] + rng.choice(letters) + text[at + 1:])
+        return text
+
+    bases = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 22))) for _ in range(40)]
+    names = [(i, typo(rng.choice(bases))) for i in range(400)]
+    index = NameIndex(names)
+    close = 0
+    for _i, name in names:
+        within = {j for j, other in names if levenshtein(name, other, MAX_DISTANCE) <= MAX_DISTANCE}
+        assert within <= index.near(name), name
+        close += len(within) - 1
+    assert close > 400  # typos of the same names: plenty of close pairs were checked
+
+
+def test_the_page_shows_the_pairs_a_page_at_a_time(world: dict[str, Any]) -> None:
+    """Thirty more pairs (one player of each without a date of birth): the first page shows 25
+    pairs, the second the rest: every pair once."""
+    import random
+
+    rng = random.Random(3)  # ten random letters: names far apart from one another
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(10)) for _ in range(30)]
+    Player.objects.bulk_create([Player(first_name=w, last_name="Zeta", birth_date=None if side else BIRTH)
+                                for w in words for side in (0, 1)])
+    fed = _client(world["federation"])
+    first = fed.get("/clubs/duplicates/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    second = fed.get("/clubs/duplicates/?page=2", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    shown = [re.findall(r'name="first" value="(\d+)"><input type="hidden" name="second" value="(\d+)"', page)
+             for page in (first, second)]
+    every = {(str(a.pk), str(b.pk)) for a, b, _d in merge.duplicate_pairs(Player.objects.all())}
+    assert len(shown[0]) == 25 and len(shown[1]) == len(every) - 25 >= 30 - 25
+    assert set(shown[0]) | set(shown[1]) == every
+    assert "Page 1 of 2" in first and "Page 2 of 2" in second
