@@ -19,6 +19,12 @@ accepts it), or the view runs and its response is stored. Nothing is ever invali
 a new validator. A version that is missing from the cache (evicted, restarted) starts again from a
 random number, so no old validator can match again.
 
+Each process keeps the versions it read for a moment; with Redis every bump is announced on a
+channel that every process listens to, so a change is seen at once everywhere (:class:`_Listener`).
+Requests without a session cookie are answered as early as possible: by :class:`LiveFirst` (the
+WSGI application) before Django builds a request, once this process has given the same answer
+through the whole stack, else by :class:`LiveEarlyMiddleware` before the session is read.
+
 Only anonymous requests qualify: no session cookie, no ``Authorization`` header, no pending
 messages. A response that used the CSRF token, sets a cookie or is not a 200 is neither stored,
 compressed nor given a validator — public pages carry no per-request token (templates/base.html
