@@ -55,6 +55,10 @@ from load import _free_port, _ms, _wait  # noqa: E402  (the load benchmark besid
 
 BENCH_STATIC = ROOT / "static" / "_live_bench"  # removed again at the end
 POLL = 1.5  # seconds: the leaderboard's hx-trigger
+# Threads per gunicorn process, as docker/entrypoint.sh runs it: with 8, the threads' contention
+# for the interpreter lock cost 1.2-1.6 ms of CPU per poll among 1,200 kept-alive phones, with 2
+# 0.8-0.9 ms (measured side by side at load 12-15), with fewer errors and shorter waits.
+THREADS = 2
 
 
 def _module(name: str) -> Any:
@@ -376,7 +380,7 @@ def start_servers(env: dict[str, str], port: int) -> list[subprocess.Popen[bytes
              "-Q", "celery", "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True),
         subprocess.Popen(
-            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-k", "gthread", "--threads", "8",
+            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-k", "gthread", "--threads", str(THREADS),
              "--keep-alive", "5", "-b", f"127.0.0.1:{port}",
              "--log-level", "warning", "--backlog", "2048"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True),
@@ -541,7 +545,7 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         "",
         f"`.venv/bin/python benchmarks/live.py --postgres … --redis …` — {args.players} players in one "
         f"tournament (3 games of {args.players // 4} tables, every result confirmed) plus 30 events of 40 "
-        f"players; gunicorn -w 2 -k gthread --threads 8 (keep-alive 5 s), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
+        f"players; gunicorn -w 2 -k gthread --threads {THREADS} (keep-alive 5 s), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
         f"worker; wrk -t1 -c8 -d{args.seconds}s on the same loopback and cores. Measured "
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {out['machine']}, at the end "
         f"{os.getloadavg()[0]:.1f} (sampled during the run: {min(out['loads']):.1f}–{max(out['loads']):.1f}). The static twin of a page is a file of the page's uncompressed size, "
