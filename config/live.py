@@ -535,7 +535,10 @@ class LiveFirst:
         self.lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        poll = self._poll(environ)
+        try:
+            poll = self._poll(environ)
+        except Exception:  # noqa: BLE001  (Redis away, an odd path: Django answers, and reports it its way)
+            poll = None
         if poll is None:
             return self.application(environ, start_response)
         etag, secure, gz = poll
