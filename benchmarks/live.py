@@ -43,6 +43,7 @@ import sys
 import threading
 import time
 import urllib.request
+from functools import partial
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -54,6 +55,10 @@ from load import _free_port, _ms, _wait  # noqa: E402  (the load benchmark besid
 
 BENCH_STATIC = ROOT / "static" / "_live_bench"  # removed again at the end
 POLL = 1.5  # seconds: the leaderboard's hx-trigger
+# Threads per gunicorn process, as docker/entrypoint.sh runs it: with 8, the threads' contention
+# for the interpreter lock cost 1.2-1.6 ms of CPU per poll among 1,200 kept-alive phones, with 2
+# 0.8-0.9 ms (measured side by side at load 12-15), with fewer errors and shorter waits.
+THREADS = 2
 
 
 def _module(name: str) -> Any:
@@ -148,10 +153,36 @@ def wrk(url: str, seconds: int, headers: dict[str, str] | None = None, connectio
         cmd += ["-H", f"{k}: {v}"]
     out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
     p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
     errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    return {"rps": rps, "p50": p50, "p99": p99, "non2xx": float(errors.group(1)) if errors else 0}
+    return {"rps": rps, "p50": p50, "p99": p99, "non2xx": float(errors.group(1)) if errors else 0,
+            "requests": requests}
+
+
+def server_cpu(servers: list[subprocess.Popen[bytes]]) -> float:
+    """CPU seconds (user + system) spent so far by gunicorn's processes (Linux /proc): per
+    request, what the server costs whatever else shares the cores."""
+    master = servers[-1].pid
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    for pid in [str(master), *children]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a worker gone meanwhile
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def measured(servers: list[subprocess.Popen[bytes]], run: Any) -> dict[str, float]:
+    """``run()`` (a wrk run's figures) with the server's CPU microseconds per request."""
+    before = server_cpu(servers)
+    found = run()
+    found["cpu_us"] = (server_cpu(servers) - before) / max(found["requests"], 1) * 1e6
+    return found
 
 
 # wrk's Lua: one thread per event, its connections polling that event's leaderboard like phones
@@ -236,7 +267,7 @@ def sample_load(stop: threading.Event, into: list[float], every: float = 5.0) ->
 
 
 def crowd_with_writes(base: str, events: list[dict[str, Any]], clients: int, seconds: int, period: float,
-                      loads: list[float]) -> dict[str, Any]:
+                      loads: list[float], servers: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
     """:func:`crowd` on the events' leaderboards while a referee confirms a correction in one of
     them every 2 s (through ``scoring.services``, in this process)."""
     from django.db import connections
@@ -256,7 +287,8 @@ def crowd_with_writes(base: str, events: list[dict[str, Any]], clients: int, sec
     w.start()
     seen = [load_average()]
     sampler = sample_load(stop, seen)
-    result = crowd(base, [f"/t/{e['t'].slug}/standings/" for e in events], clients, seconds, period)
+    result = measured(servers, lambda: crowd(base, [f"/t/{e['t'].slug}/standings/" for e in events], clients,
+                                             seconds, period))
     stop.set()
     w.join()
     sampler.join()
@@ -264,8 +296,8 @@ def crowd_with_writes(base: str, events: list[dict[str, Any]], clients: int, sec
     loads += seen
     print(f"{result['clients']} clients polling every {period} s: {result['rps']:.0f} req/s, p50 "
           f"{result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, p99 {result['p99']:.1f} ms, errors "
-          f"{result['errors'] + result['non2xx']}, {writes[0]} results confirmed meanwhile, load "
-          f"average up to {result['load']:.1f}", flush=True)
+          f"{result['errors'] + result['non2xx']}, {writes[0]} results confirmed meanwhile, server CPU "
+          f"{result['cpu_us']:.0f} µs a request, load average up to {result['load']:.1f}", flush=True)
     return result
 
 
@@ -348,7 +380,7 @@ def start_servers(env: dict[str, str], port: int) -> list[subprocess.Popen[bytes
              "-Q", "celery", "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True),
         subprocess.Popen(
-            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-k", "gthread", "--threads", "8",
+            [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-w", "2", "-k", "gthread", "--threads", str(THREADS),
              "--keep-alive", "5", "-b", f"127.0.0.1:{port}",
              "--log-level", "warning", "--backlog", "2048"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True),
@@ -457,8 +489,9 @@ def main() -> int:
             _wait(static_url, timeout=60)
             wrk(base + path, 1, {"Accept-Encoding": "gzip"})  # warm
             s1 = wrk(static_url, args.seconds)
-            cond = wrk(base + path, args.seconds, {"If-None-Match": etag, "Accept-Encoding": "gzip"})
-            full = wrk(base + path, args.seconds, {"Accept-Encoding": "gzip"})
+            cond = measured(servers, partial(wrk, base + path, args.seconds,
+                                             {"If-None-Match": etag, "Accept-Encoding": "gzip"}))
+            full = measured(servers, partial(wrk, base + path, args.seconds, {"Accept-Encoding": "gzip"}))
             s2 = wrk(static_url, args.seconds)
             static_rps = (s1["rps"] + s2["rps"]) / 2
             check = _get(base + path, {"If-None-Match": etag})[0]
@@ -468,8 +501,9 @@ def main() -> int:
                    "r304": static_rps / max(cond["rps"], 0.01), "rfull": static_rps / max(full["rps"], 0.01)}
             out["pages"].append(row)
             print(f"{name}: {row['bytes']} B (gzip {row['gzip_bytes']} B) static {static_rps:.0f} req/s | "
-                  f"304 {cond['rps']:.0f} req/s p99 {cond['p99']:.1f} ms ({row['r304']:.1f}x) | full "
-                  f"{full['rps']:.0f} req/s p99 {full['p99']:.1f} ms ({row['rfull']:.1f}x) | answered {check}"
+                  f"304 {cond['rps']:.0f} req/s p99 {cond['p99']:.1f} ms ({row['r304']:.1f}x, server CPU "
+                  f"{cond['cpu_us']:.0f} µs) | full {full['rps']:.0f} req/s p99 {full['p99']:.1f} ms "
+                  f"({row['rfull']:.1f}x, {full['cpu_us']:.0f} µs) | answered {check}"
                   + (f" NON-2xx/3xx {cond['non2xx'] + full['non2xx']:.0f}" if cond["non2xx"] + full["non2xx"] else ""),
                   flush=True)
         out["visible"] = visibility(base, d, args.trials, 50)
@@ -480,7 +514,8 @@ def main() -> int:
         out["crowd"] = []
         for period in [float(x) for x in args.crowd_poll.split(",")]:
             for clients in [int(x) for x in args.clients.split(",")]:
-                out["crowd"].append(crowd_with_writes(base, events, clients, args.poll_seconds, period, out["loads"]))
+                out["crowd"].append(crowd_with_writes(base, events, clients, args.poll_seconds, period, out["loads"],
+                                                      servers))
     finally:
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
@@ -510,7 +545,7 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         "",
         f"`.venv/bin/python benchmarks/live.py --postgres … --redis …` — {args.players} players in one "
         f"tournament (3 games of {args.players // 4} tables, every result confirmed) plus 30 events of 40 "
-        f"players; gunicorn -w 2 -k gthread --threads 8 (keep-alive 5 s), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
+        f"players; gunicorn -w 2 -k gthread --threads {THREADS} (keep-alive 5 s), DEBUG off, PostgreSQL, Redis (cache, versions, broker), one Celery "
         f"worker; wrk -t1 -c8 -d{args.seconds}s on the same loopback and cores. Measured "
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {out['machine']}, at the end "
         f"{os.getloadavg()[0]:.1f} (sampled during the run: {min(out['loads']):.1f}–{max(out['loads']):.1f}). The static twin of a page is a file of the page's uncompressed size, "
@@ -526,14 +561,17 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         "| the task: that and storing it, ms | " + " | ".join(f"{v[2] * 1000:.0f}" for v in out["compute"].values())
         + " |",
         "",
-        "| page | bytes (gzip) | static req/s | 304 req/s | p99 ms | static ÷ 304 | full req/s (gzip) | p99 ms "
-        "| static ÷ full |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "Server CPU: microseconds of CPU that gunicorn's processes spent per request during the run "
+        "(robust to other work on the cores, unlike requests/s).",
+        "",
+        "| page | bytes (gzip) | static req/s | 304 req/s | p99 ms | static ÷ 304 | 304 CPU µs | full req/s (gzip) "
+        "| p99 ms | static ÷ full | full CPU µs |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in out["pages"]:
         lines.append(f"| {r['name']} | {r['bytes']} ({r['gzip_bytes'] if r['gzip'] else '–'}) | {r['static']:.0f} | "
-                     f"{r['cond']['rps']:.0f} | {r['cond']['p99']:.1f} | {r['r304']:.1f}× | {r['full']['rps']:.0f} "
-                     f"| {r['full']['p99']:.1f} | {r['rfull']:.1f}× |")
+                     f"{r['cond']['rps']:.0f} | {r['cond']['p99']:.1f} | {r['r304']:.1f}× | {r['cond']['cpu_us']:.0f} "
+                     f"| {r['full']['rps']:.0f} | {r['full']['p99']:.1f} | {r['rfull']:.1f}× | {r['full']['cpu_us']:.0f} |")
     v = out.get("visible")
     if v:
         lines += ["", f"From a referee's confirmation to the new total on the leaderboard ({v['trials']} corrections "
@@ -552,7 +590,8 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
                       f"(30 events, {c['clients'] // 30} phones each, htmx + If-None-Match, wrk, {c['writes']} results "
                       f"confirmed meanwhile), "
                       f"{args.poll_seconds} s: {c['rps']:.0f} req/s, p50 {c['p50']:.1f} ms, p95 {c['p95']:.1f} ms, "
-                      f"p99 {c['p99']:.1f} ms, {c['errors'] + c['non2xx']} errors; load average up to "
+                      f"p99 {c['p99']:.1f} ms, {c['errors'] + c['non2xx']} errors; server CPU {c['cpu_us']:.0f} µs "
+                      f"a request ({c['cpu_us'] * c['rps'] / 1e4:.0f}% of one core); load average up to "
                       f"{c['load']:.1f}."]
     return "\n".join(lines) + "\n"
 

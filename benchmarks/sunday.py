@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from live import (  # noqa: E402  (the live benchmark beside this one)
     POLL,
+    THREADS,
     build,
     crowd,
     load_average,
@@ -197,7 +198,7 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         f"players at once, game 1 played; for {args.seconds} s each club's referees enter game 2's results through "
         f"the REST API (one session enters, another confirms; a table every {args.pace:g} s on average per club) "
         f"while {p['clients']} phones poll their event's leaderboard every {POLL} s on average (htmx + "
-        "If-None-Match, wrk). gunicorn -w 2 -k gthread --threads 8, DEBUG off, PostgreSQL, Redis, one Celery worker, all on "
+        f"If-None-Match, wrk). gunicorn -w 2 -k gthread --threads {THREADS}, DEBUG off, PostgreSQL, Redis, one Celery worker, all on "
         f"the same cores as the clients. Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, Python "
         f"{platform.python_version()}, {platform.machine()}, nproc {os.cpu_count()}; load average during the "
         f"run {min(out['loads']):.1f}–{max(out['loads']):.1f} (other work shared the machine).",

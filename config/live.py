@@ -19,6 +19,12 @@ accepts it), or the view runs and its response is stored. Nothing is ever invali
 a new validator. A version that is missing from the cache (evicted, restarted) starts again from a
 random number, so no old validator can match again.
 
+Each process keeps the versions it read for a moment; with Redis every bump is announced on a
+channel that every process listens to, so a change is seen at once everywhere (:class:`_Listener`).
+Requests without a session cookie are answered as early as possible: by :class:`LiveFirst` (the
+WSGI application) before Django builds a request, once this process has given the same answer
+through the whole stack, else by :class:`LiveEarlyMiddleware` before the session is read.
+
 Only anonymous requests qualify: no session cookie, no ``Authorization`` header, no pending
 messages. A response that used the CSRF token, sets a cookie or is not a 200 is neither stored,
 compressed nor given a validator — public pages carry no per-request token (templates/base.html
@@ -34,7 +40,9 @@ import hashlib
 import os
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +50,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.handlers.wsgi import get_path_info, get_script_name
 from django.db import transaction
 from django.http import (
     HttpRequest,
@@ -50,6 +59,7 @@ from django.http import (
     HttpResponseRedirect,
     JsonResponse,
 )
+from django.http.cookie import parse_cookie
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -73,12 +83,21 @@ def tournament_key(slug: str) -> str:
     return f"live:v:t:{slug}"
 
 
-# Versions read in this process in the last LOCAL_SECONDS (key → (value, when read)): every phone
-# polling the same tournament asks for the same two numbers, a cache round trip each time was most
-# of a 304's cost. A write in this process updates them at once; other processes' writes are seen
-# within LOCAL_SECONDS.
+# Versions read in this process lately (key → (value, when read)): every phone polling the same
+# tournament asks for the same two numbers, a cache round trip each time was most of a 304's cost.
+# A write in this process updates them at once. With Redis every bump is also announced on a
+# channel each process listens to (:class:`_Listener`): a listening process forgets the number at
+# once, so it may keep the others for HEARD_SECONDS (a number is asked again now and then all the
+# same); without a channel, other processes' writes are seen within LOCAL_SECONDS.
 LOCAL_SECONDS = 0.1
+HEARD_SECONDS = 1.0
 _local: dict[str, tuple[int, float]] = {}
+
+
+def _kept_for() -> float:
+    if _listener.listening():
+        return float(getattr(settings, "LIVE_HEARD_SECONDS", HEARD_SECONDS))
+    return float(getattr(settings, "LIVE_LOCAL_SECONDS", LOCAL_SECONDS))
 
 
 def versions(slug: str | None) -> tuple[int, int]:
@@ -86,20 +105,24 @@ def versions(slug: str | None) -> tuple[int, int]:
     random."""
     keys = [SITE_KEY] + ([tournament_key(slug)] if slug else [])
     now = time.monotonic()
-    ttl = float(getattr(settings, "LIVE_LOCAL_SECONDS", LOCAL_SECONDS))
+    ttl = _kept_for()
     known = [_local.get(k) for k in keys]
     if all(k is not None and now - k[1] < ttl for k in known):
         values = [k[0] for k in known if k is not None]
         return values[0], values[1] if slug else 0
+    heard = _listener.heard
     found = cache.get_many(keys)
     out = []
     for key in keys:
         value = found.get(key)
         if value is None:
-            cache.add(key, secrets.randbelow(2**62), None)
+            if cache.add(key, secrets.randbelow(2**62), None):
+                _listener.announce(key)
             value = cache.get(key)
         out.append(int(value or 0))
-        _local[key] = (out[-1], now)
+    with _listener.lock:  # a change heard meanwhile: these numbers may be older than it
+        if _listener.heard == heard:
+            _local.update((key, (value, now)) for key, value in zip(keys, out, strict=True))
     if len(_local) > 10000:
         _local.clear()
     return out[0], out[1] if slug else 0
@@ -111,6 +134,85 @@ def _incr(key: str) -> None:
         cache.incr(key)
     except ValueError:  # missing: a random start, never a number an old validator saw
         cache.add(key, secrets.randbelow(2**62), None)
+    _listener.announce(key)
+
+
+class _Listener:
+    """Hears the versions other processes bump (a Redis channel; one thread per process, started
+    by the first request after the fork). Off without Redis, and until subscribed: then the
+    numbers are kept only LOCAL_SECONDS. A lost connection forgets every number, as changes may
+    have gone unheard meanwhile."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.heard = 0  # counts the changes heard: a reader keeps what it read only if none came
+        self._pid = 0
+        self._on = False
+
+    def listening(self) -> bool:
+        if self._pid != os.getpid():
+            self._start()
+        return self._on
+
+    def announce(self, key: str) -> None:
+        client = _redis()
+        if client is not None:
+            try:
+                client.publish(_channel(client), key)
+            except Exception:  # noqa: BLE001  (the number is bumped; listeners re-read it soon anyway)
+                pass
+
+    def _forget(self, key: str | None) -> None:
+        with self.lock:
+            self.heard += 1
+            if key is None:
+                _local.clear()
+            else:
+                _local.pop(key, None)
+
+    def _start(self) -> None:
+        with self.lock:
+            if self._pid == os.getpid():
+                return
+            self._pid, self._on = os.getpid(), False
+        client = _redis()
+        if client is not None:
+            threading.Thread(target=self._run, args=(client, os.getpid()), daemon=True,
+                             name="live-versions").start()
+
+    def _run(self, client: Any, pid: int) -> None:
+        while self._pid == pid:
+            try:
+                pubsub = client.pubsub()
+                pubsub.subscribe(_channel(client))
+                for message in pubsub.listen():
+                    if message["type"] == "subscribe":
+                        self._forget(None)
+                        self._on = True
+                    elif message["type"] == "message":
+                        self._forget(message["data"].decode())
+            except Exception:  # noqa: BLE001  (Redis away: numbers are re-read every LOCAL_SECONDS)
+                pass
+            self._on = False
+            self._forget(None)
+            time.sleep(1)
+
+
+_listener = _Listener()
+
+
+def _redis() -> Any:
+    """The Redis client behind the default cache, or None (another cache backend)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    backend = caches["default"]
+    return backend._cache.get_client(write=True) if isinstance(backend, RedisCache) else None
+
+
+def _channel(client: Any) -> str:
+    """Channels are shared by every database of a Redis server: the name carries the number."""
+    return f"{cache.make_key('live:changed')}:{client.connection_pool.connection_kwargs.get('db', 0)}"
 
 
 def bump(slug: str | None = None) -> None:
@@ -253,10 +355,11 @@ def _eligible(request: HttpRequest, spec: dict[str, Any]) -> bool:
     return len(request.META.get("QUERY_STRING", "")) <= MAX_QUERY
 
 
-def validator(request: HttpRequest, slug: str | None, language: str, bucket: int = 0) -> str:
+def validator(meta: dict[str, Any], path: str, slug: str | None, language: str, bucket: int = 0) -> str:
+    """The validator of a request (its ``META`` and ``path``) for this language."""
     site, tour = versions(slug)
-    raw = "|".join((build_stamp(), request.path, request.META.get("QUERY_STRING", ""), language,
-                    "hx" if request.headers.get("HX-Request") else "", str(site), str(tour),
+    raw = "|".join((build_stamp(), path, meta.get("QUERY_STRING", ""), language,
+                    "hx" if meta.get("HTTP_HX_REQUEST") else "", str(site), str(tour),
                     str(int(time.time() // bucket)) if bucket and _no_worker() else ""))
     return 'W/"' + hashlib.blake2b(raw.encode(), digest_size=12).hexdigest() + '"'
 
@@ -267,8 +370,8 @@ def _no_worker() -> bool:
     return bool(app.conf.task_always_eager)
 
 
-def _matches(request: HttpRequest, etag: str) -> bool:
-    header = request.headers.get("If-None-Match", "")
+def _matches(meta: dict[str, Any], etag: str) -> bool:
+    header = meta.get("HTTP_IF_NONE_MATCH", "")
     if not header:
         return False
     tags = {t.strip() for t in header.split(",")}
@@ -278,9 +381,9 @@ def _matches(request: HttpRequest, etag: str) -> bool:
 _GZIP = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q=(?!0(?:\.0*)?\s*(?:,|$))[\d.]+\s*)?(?:,|$)", re.I)
 
 
-def _accepts_gzip(request: HttpRequest) -> bool:
+def _accepts_gzip(meta: dict[str, Any]) -> bool:
     """``gzip`` among the accepted encodings (not with q=0)."""
-    return bool(_GZIP.search(request.headers.get("Accept-Encoding", "")))
+    return bool(_GZIP.search(meta.get("HTTP_ACCEPT_ENCODING", "")))
 
 
 def _finish(response: HttpResponse, etag: str) -> HttpResponse:
@@ -303,7 +406,7 @@ def _replay(request: HttpRequest, meta: dict[str, Any], payload: bytes, gz: bool
 def _stored(request: HttpRequest, key: str, etag: str) -> HttpResponse | None:
     """The response stored under ``key``, replayed: its headers and only the body this client
     takes (gzip or plain) are read, in one round trip (a 3 MB page whose gzip is 300 kB)."""
-    gz = _accepts_gzip(request)
+    gz = _accepts_gzip(request.META)
     found = cache.get_many([key, key + (":gz" if gz else ":body")])
     meta = found.get(key)
     if meta is None:
@@ -340,12 +443,16 @@ class LiveMiddleware:
         if not _eligible(request, spec):
             return self.get_response(request)
         language = get_language_from_request(request)
-        etag = validator(request, slug, language, spec.get("bucket", 0))
-        if _matches(request, etag):
+        etag = validator(request.META, request.path, slug, language, spec.get("bucket", 0))
+        if _matches(request.META, etag):
+            if self.early:
+                request.META[ANSWERED_EARLY] = etag  # LiveFirst answers the next ones the same
             return _finish(HttpResponseNotModified(), etag)
         key = "live:r:" + etag[3:-1]
         replayed = _stored(request, key, etag)
         if replayed is not None:
+            if self.early:
+                request.META[ANSWERED_EARLY] = etag
             return replayed
         request.live_public = True  # type: ignore[attr-defined]  # base.html: no CSRF header
         response = self.get_response(request)
@@ -360,7 +467,9 @@ class LiveMiddleware:
         # the bodies first: a reader finding the headers finds what it needs
         cache.set_many({key + ":body": body, **({key + ":gz": compressed} if compressed else {})}, RESPONSE_TTL)
         cache.set(key, meta, RESPONSE_TTL)
-        gz = compressed is not None and _accepts_gzip(request)
+        gz = compressed is not None and _accepts_gzip(request.META)
+        if self.early:
+            request.META[ANSWERED_EARLY] = etag
         return _replay(request, meta, compressed if gz and compressed else body, gz, etag)
 
     @staticmethod
@@ -379,6 +488,125 @@ class LiveEarlyMiddleware(LiveMiddleware):
     authentication step. Requests with a session cookie are left to :class:`LiveMiddleware`."""
 
     early = True
+
+
+# ------------------------------------------------------------------------------ before Django
+ANSWERED_EARLY = "live.answered_early"  # set by LiveEarlyMiddleware: its answer, by this validator
+KEEP_BYTES = 32 * 1024 * 1024  # pages kept by each process (LiveFirst), oldest dropped first
+KEEP_ONE = 1024 * 1024  # larger ones are not kept
+
+
+class _Poll:
+    """What the validator reads of a request, straight from the WSGI environ (no HttpRequest)."""
+
+    def __init__(self, environ: dict[str, Any], cookies: dict[str, str]) -> None:
+        self.META = environ
+        self.COOKIES = cookies
+        self.method = environ["REQUEST_METHOD"]
+        self.path_info = get_path_info(environ) or "/"
+        self.path = "{}/{}".format(get_script_name(environ).rstrip("/"), self.path_info.replace("/", "", 1))
+
+
+def _secure(environ: dict[str, Any]) -> bool:
+    """``HttpRequest.is_secure`` from the environ."""
+    if settings.SECURE_PROXY_SSL_HEADER:
+        header, value = settings.SECURE_PROXY_SSL_HEADER
+        found = environ.get(header)
+        if found is not None:
+            return bool(found.split(",", 1)[0].strip() == value)
+    return bool(environ.get("wsgi.url_scheme") == "https")
+
+
+class LiveFirst:
+    """Wraps the WSGI application (config/wsgi.py): a public page asked without a session cookie
+    is answered before Django builds a request, sends its signals or runs any middleware, when
+    this process has already given the same answer through the whole stack
+    (:class:`LiveEarlyMiddleware`): a 304 (the headers of the last one, security headers included,
+    with this request's validator), or the page stored under this validator, kept here as it went
+    out (a validator names one content for ever: what was right for it stays right). Anything out
+    of the ordinary (a body, a NUL, a plain-HTTP request that would be redirected, a session) goes
+    to Django as before."""
+
+    def __init__(self, application: Callable[..., Any]) -> None:
+        self.application = application
+        self.not_modified: dict[bool, list[tuple[str, str]]] = {}  # secure or not → the 304's headers
+        self.pages: OrderedDict[tuple[str, bool, bool], tuple[str, list[tuple[str, str]], bytes]] = OrderedDict()
+        self.kept = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        try:
+            poll = self._poll(environ)
+        except Exception:  # noqa: BLE001  (Redis away, an odd path: Django answers, and reports it its way)
+            poll = None
+        if poll is None:
+            return self.application(environ, start_response)
+        etag, secure, gz = poll
+        matches = _matches(environ, etag)
+        if matches and secure in self.not_modified:
+            start_response("304 Not Modified", [*self.not_modified[secure], ("ETag", etag)])
+            return []
+        page = None if matches else self.pages.get((etag, secure, gz))
+        if page is not None and environ["REQUEST_METHOD"] == "GET":
+            start_response(page[0], page[1])
+            return [page[2]]
+        answer: list[Any] = []
+
+        def learn(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
+            answer[:] = [status, headers]
+            return start_response(status, headers, *args)
+        result = self.application(environ, learn)
+        if environ.get(ANSWERED_EARLY) != etag or not answer:
+            return result  # validated by another version than the one read here, or not ours
+        status, headers = answer
+        if status.startswith("304"):
+            self.not_modified[secure] = [(k, v) for k, v in headers if k.lower() != "etag"]
+        elif status.startswith("200") and environ["REQUEST_METHOD"] == "GET":
+            try:
+                body = b"".join(result)
+            finally:
+                getattr(result, "close", lambda: None)()
+            self._keep((etag, secure, gz), (status, list(headers), body))
+            return [body]
+        return result
+
+    def _poll(self, environ: dict[str, Any]) -> tuple[str, bool, bool] | None:
+        """(validator, secure, gzip accepted) of a request this may answer, else None."""
+        if (environ["REQUEST_METHOD"] not in ("GET", "HEAD") or not enabled()
+                or environ.get("CONTENT_LENGTH", "") not in ("", "0")):
+            return None
+        secure = _secure(environ)
+        if settings.SECURE_SSL_REDIRECT and not secure:
+            return None
+        raw_cookies = environ.get("HTTP_COOKIE", "")
+        if "\x00" in raw_cookies or "%00" in environ.get("QUERY_STRING", "") or "%00" in environ.get("PATH_INFO", ""):
+            return None
+        cookies = parse_cookie(raw_cookies) if raw_cookies else {}
+        if settings.SESSION_COOKIE_NAME in cookies:
+            return None  # LiveMiddleware's, after the session
+        poll = _Poll(environ, cookies)
+        if "\x00" in poll.path_info:
+            return None
+        route = _route(poll.path_info)
+        if route is None or not _eligible(poll, route[0]):  # type: ignore[arg-type]
+            return None
+        spec, slug = route
+        etag = validator(environ, poll.path, slug, get_language_from_request(poll),  # type: ignore[arg-type]
+                         spec.get("bucket", 0))
+        return etag, secure, _accepts_gzip(environ)
+
+    def _keep(self, key: tuple[str, bool, bool], page: tuple[str, list[tuple[str, str]], bytes]) -> None:
+        size = len(page[2])
+        if size > KEEP_ONE:
+            return
+        with self.lock:
+            if key in self.pages:
+                return
+            self.pages[key] = page
+            self.kept += size
+            while self.kept > KEEP_BYTES:
+                _key, (_status, _headers, body) = self.pages.popitem(last=False)
+                self.kept -= len(body)
 
 
 # ------------------------------------------------------------------------------ small endpoints

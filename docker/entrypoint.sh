@@ -6,9 +6,10 @@ case "$1" in
   web)
     python manage.py migrate --noinput
     # Threaded workers with keep-alive: a phone's open connection between two polls (every 1.5 s)
-    # holds no worker process, as it would with sync workers (benchmarks/live.py).
+    # holds no worker process, as it would with sync workers. Few threads: more only contend for
+    # the interpreter lock, and each poll then costs more CPU (benchmarks/live.py: THREADS).
     exec gunicorn config.wsgi:application --bind "${BIND:-0.0.0.0:8000}" \
-      --workers "${WEB_CONCURRENCY:-3}" --worker-class gthread --threads "${WEB_THREADS:-8}" \
+      --workers "${WEB_CONCURRENCY:-3}" --worker-class gthread --threads "${WEB_THREADS:-2}" \
       --keep-alive 5 --access-logfile - --timeout 60
     ;;
   worker)

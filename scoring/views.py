@@ -59,13 +59,13 @@ def _standings_window(request: HttpRequest, tournament: Tournament) -> dict[str,
     q = request.GET.get("q", "").strip()[:60]
     me = _int(request.GET.get("player"))
     if q:
-        found = selectors.standings_slice(tournament, q=q, limit=STANDINGS_PAGE)
+        found = _with_columns(selectors.standings_slice(tournament, q=q, limit=STANDINGS_PAGE))
         pages = max(1, -(-found["total"] // STANDINGS_PAGE))
         return {"s": found, "rows": found["rows"], "q": q, "found": found["count"], "page": 0, "pages": pages,
                 "me": me, "poll_query": urlencode({"q": q})}
     asked = (_int(request.GET.get("page")) or 1) - 1
-    window = selectors.standings_slice(tournament, offset=asked * STANDINGS_PAGE, limit=STANDINGS_PAGE,
-                                       player=me, clamp=True)
+    window = _with_columns(selectors.standings_slice(tournament, offset=asked * STANDINGS_PAGE,
+                                                     limit=STANDINGS_PAGE, player=me, clamp=True))
     pages = max(1, -(-window["count"] // STANDINGS_PAGE))
     page = window["offset"] // STANDINGS_PAGE + 1
     mine = window["at"] is not None
@@ -73,6 +73,15 @@ def _standings_window(request: HttpRequest, tournament: Tournament) -> dict[str,
             "me": me if mine else None,
             "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None,
             "poll_query": urlencode({"player": me} if mine else {"page": page} if page > 1 else {})}
+
+
+def _with_columns(window: dict[str, Any]) -> dict[str, Any]:
+    """Each row's cells under the game columns, in their order: laid out here once, not by a loop
+    over every cell in every column of the template (the first render of a changed leaderboard
+    is on the way from a confirmation to the phones)."""
+    for row in window["rows"]:
+        row["columns"] = [[c for c in row["games"] if c["game"] == g] for g in window["games"]]
+    return window
 
 
 def _int(value: str | None) -> int | None:

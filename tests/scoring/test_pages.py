@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
 from openpyxl import load_workbook
 
 from engine.board import load_board
+from scoring import selectors
 from scoring.models import ResultSubmission
 from tests.factories import scoring as f
 
@@ -106,3 +108,30 @@ def test_organizer_status_page_shows_each_table_state(client, setup) -> None:
     assert f"/results/table/{other.pk}/" in html
     client.force_login(setup["ref1"])
     assert client.get(f"/t/{t.slug}/results/").status_code == 403
+
+
+def test_the_leaderboard_puts_each_game_in_its_column_and_marks_those_that_do_not_count(client: Any) -> None:
+    t = f.ScoringTournamentFactory()
+    ref, ref2 = f.role(t), f.role(t)
+    a, b, c, d, e = f.players(t, 5)
+    games = {  # best two of three: a's 10 in game 2 does not count; b never played game 3
+        1: ([a, b, c, d], [(50, 20, 40, None, False), (40, 14, 20, None, False), (30, 5, 25, None, False), (5, 0, 10, None, False)]),
+        2: ([a, b, c, e], [(10, 40, 40, None, False), (60, 4, 30, None, False), (40, 5, 25, None, False), (5, 0, 10, None, False)]),
+        3: ([a, c, d, e], [(70, 10, 40, None, False), (20, 14, 20, None, False), (30, 5, 25, None, False), (10, 5, 10, None, False)]),
+    }
+    for game, (seated, short) in games.items():
+        f.enter(f.make_table(t, game, seated), ref, "short", f.short_data(short), "sdadata", confirm_by=ref2)
+    html = client.get(f"/t/{t.slug}/standings/").content.decode()
+
+    def columns(player: Any) -> list[str]:
+        row = re.search(rf'<tr id="player-{player.pk}".*?</tr>', html, re.S)
+        assert row is not None
+        return [re.sub(r"\s+", " ", cell) for cell in re.findall(r'<td class="num">(.*?)</td>', row.group(0), re.S)][1:4]
+
+    points = {g["game"]: g["points"] for g in next(r for r in selectors.standings(t)["rows"]
+                                                  if r["player"] == a.pk)["games"]}
+    first, second, third = columns(a)
+    assert 'class="counted"' in first and f">{points[1]}<" in first
+    assert 'class="dropped"' in second and f">{points[2]}<" in second
+    assert 'class="counted"' in third and f">{points[3]}<" in third
+    assert columns(b)[2] == ""
