@@ -14,6 +14,7 @@ A route missing from ``EXPECTED`` fails the test.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -212,6 +213,26 @@ def _clients(t: Tournament) -> dict[str, Client]:
     return clients
 
 
+@pytest.fixture(scope="module")
+def visitors(demo_module: Tournament, django_db_blocker: Any) -> dict[str, tuple[Any, dict[str, str]]]:
+    """The ten visitors' sessions (cookies) and request defaults (the laptop's token), made once for the module inside the
+    demo's module transaction: each test then only opens fresh clients on them."""
+    with django_db_blocker.unblock():
+        made = _clients(demo_module)
+    return {role: (client.cookies, dict(client.defaults)) for role, client in made.items()}
+
+
+def _open(visitors: dict[str, tuple[Any, dict[str, str]]]) -> dict[str, Client]:
+    """A fresh client per visitor: what one test's requests do to its cookies (a login that
+    rotates the session, a logout) never reaches the next test."""
+    clients = {}
+    for role, (cookies, defaults) in visitors.items():
+        client = Client(**defaults)
+        client.cookies = copy.deepcopy(cookies)
+        clients[role] = client
+    return clients
+
+
 def _call(client: Client, method: str, url: str, api: bool, body: dict[str, Any]) -> Any:
     if api:
         return getattr(client, method)(url, data=body, content_type="application/json")
@@ -245,14 +266,15 @@ def test_every_route_has_an_expectation() -> None:
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.name for r in ROUTES])
-def test_writes_are_allowed_exactly_as_expected(demo_module: Tournament, db: Any, route: Any) -> None:
+def test_writes_are_allowed_exactly_as_expected(demo_module: Tournament, visitors: Any, db: Any,
+                                                route: Any) -> None:
     expected = EXPECTED.get(route.name)
     if expected is None:
         pytest.fail(f"no expectation for route {route.name!r}")
     world: World = demo_world()
     url = url_of(route, world)
     body = BODY[route.name](world) if route.name in BODY else {}
-    clients = _clients(demo_module)
+    clients = _open(visitors)
     problems = []
     for role in ROLES:  # least privileged first: a refused call changes nothing
         # Each visitor meets the same state: a write accepted for one (the referee's role removed
@@ -317,7 +339,7 @@ def _secrets(t: Tournament) -> dict[str, str]:
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.name for r in ROUTES])
 def test_reads_show_no_secret_or_personal_data_to_anyone_but_the_organizer(
-    demo_module: Tournament, db: Any, route: Any,
+    demo_module: Tournament, visitors: Any, db: Any, route: Any,
 ) -> None:
     from tournaments.models import Registration
 
@@ -327,7 +349,7 @@ def test_reads_show_no_secret_or_personal_data_to_anyone_but_the_organizer(
     url = url_of(route, world)
     if route.name == "tournaments:link":
         return  # opening a private link is its holder's business (tested in test_security.py)
-    clients = _clients(demo_module)
+    clients = _open(visitors)
     secrets = _secrets(demo_module)
     problems = []
     for role in sorted(NOT_FOR):
