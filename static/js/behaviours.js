@@ -10,8 +10,9 @@
      (the check-in page's "everyone shown" sends the search typed meanwhile);
    - [data-keep-selection]: its polling refresh waits while a checkbox in it is ticked.
    - a part of the page an htmx poll replaces keeps where it was scrolled to (its scroll boxes
-     with an id, and the window), and keeps the focus: a periodic refresh never throws a reader
-     on a phone back to the left edge of a long table. */
+     with an id, and the window): a periodic refresh never throws a reader on a phone back to
+     the left edge of a long table. The focus (and a field's caret) htmx itself gives back to
+     the new element with the same id, so a control inside a polled part needs a stable id. */
 (function () {
   "use strict";
   document.addEventListener("change", function (event) {
@@ -28,9 +29,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (!target) { return; }
-    var active = document.activeElement;
-    kept = {x: window.scrollX, y: window.scrollY, boxes: {},
-            focus: active && active.id && target.contains(active) ? active.id : null};
+    kept = {x: window.scrollX, y: window.scrollY, boxes: {}};
     boxes(target).forEach(function (el) { kept.boxes[el.id] = [el.scrollLeft, el.scrollTop]; });
   });
   document.addEventListener("htmx:afterSettle", function () {
@@ -42,10 +41,6 @@
       if (el) { el.scrollLeft = state.boxes[id][0]; el.scrollTop = state.boxes[id][1]; }
     });
     if (window.scrollX !== state.x || window.scrollY !== state.y) { window.scrollTo(state.x, state.y); }
-    if (state.focus && document.activeElement !== document.getElementById(state.focus)) {
-      var f = document.getElementById(state.focus);
-      if (f && f.focus) { f.focus({preventScroll: true}); }
-    }
   });
   document.addEventListener("click", function (event) {
     var el = event.target && event.target.closest ? event.target.closest("[data-print]") : null;

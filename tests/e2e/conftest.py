@@ -91,6 +91,22 @@ CLIPPED_CONTROLS = """() => {
 }"""
 
 
+# Counts the htmx swaps of each part of a page that a poll replaces (by the target's id), so a
+# test waits for a refresh that really happened and has settled (behaviours.js restores the
+# scroll on htmx:afterSettle) instead of sleeping past the poll interval and racing it.
+# ``swaps.pending[id]`` is true from the swap until its settle; ``swaps.settled[id]`` counts them.
+WATCH_SWAPS = """() => {
+    if (window.swaps) return;
+    const swaps = window.swaps = {pending: {}, settled: {}};
+    const key = e => (e.detail && e.detail.target && e.detail.target.id) || '';
+    document.addEventListener('htmx:beforeSwap', e => { swaps.pending[key(e)] = true; });
+    document.addEventListener('htmx:afterSettle', e => {
+        const k = key(e);
+        if (swaps.pending[k]) { swaps.pending[k] = false; swaps.settled[k] = (swaps.settled[k] || 0) + 1; }
+    });
+}"""
+
+
 def _missing() -> str:
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         return "needs DATABASE_URL (PostgreSQL) and REDIS_URL (a real Celery worker)"

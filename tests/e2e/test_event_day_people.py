@@ -10,7 +10,8 @@
   the page's refusal area for a lost role), with no console error;
 - check-in: an accent-free search finds Niccolò, a selection and "everyone shown" check players
   in, game 2 carries game 1's presences over in one tap, and a second device shows the state
-  after a reload.
+  after a reload; a row's control that has the keyboard focus keeps it when the periodic
+  refresh brings another device's check-in.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.e2e.conftest import PHONE, assert_read
+from tests.e2e.conftest import PHONE, WATCH_SWAPS, assert_read
 from tests.factories.tournaments import make_user
 
 pytestmark = [
@@ -299,3 +300,31 @@ def test_check_in_carries_over_to_game_2_and_shows_on_every_device(browser: Any)
     assert CheckIn.objects.filter(game_number=2, registration=gone).exists()
     b.check(ref, "people-14-checkin-second-device")
     b.assert_clean()
+
+
+def test_the_check_in_refresh_keeps_the_focus_of_the_row_in_use(browser: Any) -> None:
+    from tournaments import services
+
+    organizer, tournament, regs = day(4)
+    org = browser.person(PHONE, phone=True)
+    login(org, "organizzatrice", PASSWORD, reverse("tournaments:checkin", args=[tournament.slug, 1]))
+    org.evaluate(WATCH_SWAPS)
+    # a keyboard user is on Giulia's selection box (not ticked: a ticked one holds the refresh)
+    mine = f"#checkin-{regs[1].pk} input[type=checkbox]"
+    org.focus(mine)
+    org.evaluate("() => { window.focusedBefore = document.activeElement; }")
+    # meanwhile another device checks Luca in: the rows' next refresh (every 15 s) shows it
+    services.toggle_checkin(regs[2], 1, actor=organizer)
+    seen = org.wait_for_function(
+        """([row, mine]) => { if (window.swaps.pending['checkin-rows']
+                                  || !document.querySelector(row + '[data-present="1"]')) return null;
+                              const now = document.activeElement;
+                              return {mine: now === document.querySelector(mine),
+                                      replaced: !window.focusedBefore.isConnected}; }""",
+        arg=[f"#checkin-{regs[2].pk}", mine], timeout=40_000).json_value()
+    assert seen["replaced"]  # the refresh really replaced the rows, the focused box with them
+    assert seen["mine"]  # and the focus is on Giulia's new box, not lost to the page
+    # the keyboard goes on from there: the space bar ticks that same box
+    org.keyboard.press("Space")
+    assert org.locator(mine).is_checked()
+    browser.assert_clean()

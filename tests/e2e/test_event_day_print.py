@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.e2e.conftest import PHONE, assert_read
+from tests.e2e.conftest import PHONE, WATCH_SWAPS, assert_read
 
 pytestmark = [
     pytest.mark.browser,
@@ -36,7 +36,7 @@ def _event(games: int = 2) -> dict[str, Any]:
             table = f.make_table(t, g, four)
             data = f.short_data(RISIKO if i == 0 else RTU_SHORT)
             f.enter(table, ref, "short", data, ended_by="objective" if i == 0 else "sdadata", confirm_by=org)
-    return {"t": t, "players": ps}
+    return {"t": t, "players": ps, "organizer": org, "referee": ref}
 
 
 def test_scoresheets_of_every_table_print_two_per_page(browser: Any) -> None:
@@ -75,13 +75,29 @@ def test_standings_at_360px_show_every_digit_and_keep_the_scroll(browser: Any) -
                   return r.left >= Math.max(0, b.left) - 0.5 && r.right <= Math.min(window.innerWidth, b.right) + 0.5
                          && e.scrollWidth <= e.clientWidth + 0.5; }""")
     assert inside
-    # the rest of a long table scrolls inside its box, and stays scrolled across a refresh
-    box = phone.locator("#standings")
-    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-    scrolled = box.evaluate("e => e.scrollLeft")
+    # the rest of a long table scrolls inside its box, and stays scrolled across a refresh that
+    # brings new content. The poll replaces the whole box every 1.5 s and its scroll comes back
+    # only when the swap settles: the box is scrolled, and read, between two refreshes, never in
+    # the middle of one (each in a single step in the page, so no poll can slip in between)
+    phone.evaluate(WATCH_SWAPS)
+    scrolled = phone.wait_for_function(
+        """() => { if (window.swaps.pending.standings) return null;
+                   const box = document.getElementById('standings');
+                   box.scrollLeft = box.scrollWidth; return {left: box.scrollLeft}; }""").json_value()["left"]
     assert scrolled > 0
-    phone.wait_for_timeout(6500)  # one periodic refresh (every 5 s)
-    assert phone.locator("#standings").evaluate("e => e.scrollLeft") == scrolled
+    # a game 3 table is confirmed meanwhile: the next refresh brings its winner's new total
+    from tests.factories import scoring as f
+
+    winner = f"#player-{ev['players'][4].pk} td.total"
+    before = phone.locator(winner).inner_text().strip()
+    f.enter(f.make_table(ev["t"], 3, ev["players"][4:]), ev["referee"], "short", f.short_data(RISIKO),
+            ended_by="objective", confirm_by=ev["organizer"])
+    after = phone.wait_for_function(
+        """([winner, before]) => { const total = document.querySelector(winner);
+               if (window.swaps.pending.standings || total.innerText.trim() === before) return null;
+               return {left: document.getElementById('standings').scrollLeft, total: total.innerText.trim()}; }""",
+        arg=[winner, before], timeout=30_000).json_value()
+    assert after["left"] == scrolled
     # no button is clipped at 360 px, on the standings or on the organizer's pages
     from django.contrib.auth import get_user_model
 
