@@ -7,7 +7,7 @@ place, from the kind:
 
 - the REST API (``config.api.exception_handler``): the status of :data:`HTTP_STATUS` and one
   ``Error`` body, :meth:`DomainError.as_dict` (``{field: [message], "rule", "detail"}``);
-- pages (``config.htmx.RefusalMiddleware``): an htmx action gets the refusal fragment; a page's
+- pages (``config.refusals.RefusalMiddleware``): an htmx action gets the refusal fragment; a page's
   action gets a message on the page it came from (forbidden: the 403 page; not found: the 404
   page); a form keeps what was typed and shows it next to the field (``config.refusals.add_to_form``);
 - management commands (``config.commands.DomainCommand``): exit code :data:`EXIT_CODE` with the
