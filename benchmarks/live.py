@@ -19,8 +19,8 @@ The database and the Redis number given are EMPTIED first. It measures:
    polling every 1.5 s (the leaderboard's htmx interval) at random phases see, p50/p95;
 4. 1,200 polling clients (30 events × 40 players, each its event's leaderboard every 1.5 s on
    average with ``If-None-Match``, while results keep being confirmed) for ``--poll-seconds``:
-   p50/p95/p99 and errors (wrk with a Lua script, :func:`crowd`: a thread per event, one
-   kept-alive connection per phone).
+   p50/p95/p99 and errors (wrk with a Lua script, :func:`crowd`: one wrk per event, the events'
+   starts spread over one poll period, one kept-alive connection per phone).
 
 wrk (Debian package ``wrk``) and the load client run on the same cores as the server: the figures
 are a floor. ``--write`` replaces the "Live" section of docs/benchmarks.md.
@@ -185,23 +185,18 @@ def measured(servers: list[subprocess.Popen[bytes]], run: Any) -> dict[str, floa
     return found
 
 
-# wrk's Lua: one thread per event, its connections polling that event's leaderboard like phones
+# wrk's Lua: one wrk per event, its connections polling that event's leaderboard like phones
 # (htmx, gzip, If-None-Match with the last ETag seen), each waiting a random 0.5–1.5 periods
-# between polls (phases spread out); done() prints p95/p99 and the errors as one JSON line.
+# between polls (phases spread out); done() prints the counts and errors as one JSON line and the
+# whole latency histogram (µs value:count pairs), so the events' figures merge exactly.
 # A connection's first poll goes at once: wrk opens every connection first, and one waiting
 # before its first request would hold a server thread (phones connect when they poll).
 CROWD_LUA = """
-local paths = {%(paths)s}
-local n = 0
-function setup(thread)
-  n = n + 1
-  thread:set("path", paths[(n - 1) %% #paths + 1])
-  thread:set("id", n)
-end
+local path = "%(path)s"
 function init(args)
   etag = nil
   first = %(per_thread)d
-  math.randomseed(id * 7919)
+  math.randomseed(%(seed)d)
 end
 function request()
   local h = {["HX-Request"] = "true", ["Accept-Encoding"] = "gzip"}
@@ -221,34 +216,71 @@ function delay()
 end
 function done(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('CROWD {"requests": %%d, "p50": %%.2f, "p95": %%.2f, "p99": %%.2f, "max": %%.2f, ' ..
-    '"errors": %%d, "non2xx": %%d, "seconds": %%.2f}\\n', summary.requests, latency:percentile(50) / 1000,
-    latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status, summary.duration / 1e6))
+  io.write(string.format('CROWD {"requests": %%d, "errors": %%d, "non2xx": %%d, "seconds": %%.2f}\\n',
+    summary.requests, e.connect + e.read + e.write + e.timeout, e.status, summary.duration / 1e6))
+  local buckets = {}
+  for i = 1, #latency do
+    local v, c = latency(i)
+    buckets[#buckets + 1] = string.format("%%d:%%d", v, c)
+  end
+  io.write("HIST " .. table.concat(buckets, ",") .. "\\n")
 end
 """
 
 
+def _percentile(histogram: dict[int, int], p: float) -> float:
+    """The ``p``-th percentile, in ms, of a latency histogram (µs → count)."""
+    total = sum(histogram.values())
+    rank, seen = p / 100 * total, 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if seen >= rank:
+            return value / 1000
+    return 0.0
+
+
 def crowd(base: str, paths: list[str], clients: int, seconds: int, period: float) -> dict[str, float]:
-    """``clients`` phones (one wrk thread per path, the connections shared out) polling every
-    ``period`` seconds on average for ``seconds``: requests/s, p50/p95/p99 ms and errors (socket
-    errors and answers other than 2xx/3xx)."""
+    """``clients`` phones (shared out between ``paths``, one event's leaderboard each) polling
+    every ``period`` seconds on average for ``seconds``: requests/s, p50/p95/p99 ms over every
+    request and errors (socket errors and answers other than 2xx/3xx).
+
+    One wrk per event, the events' starts spread over one period: wrk opens all its connections
+    at the same instant, which phones never do (each connects when it polls); 1,200 connections
+    opened in the same millisecond would measure that burst, not the polling."""
     import json
     import tempfile
 
-    threads = len(paths)
-    clients -= clients % threads
-    script = CROWD_LUA % {"paths": ", ".join(f'"{p}"' for p in paths), "low": int(period * 500),
-                          "high": int(period * 1500), "per_thread": clients // threads}
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(script)
+    n = len(paths)
+    per = clients // n
+    scripts, runs = [], []
     try:
-        out = subprocess.run(["wrk", f"-t{threads}", f"-c{clients}", f"-d{seconds}s", "--timeout", "10s",
-                              "-s", f.name, base], capture_output=True, text=True, check=True).stdout
+        for i, path in enumerate(paths):
+            with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+                f.write(CROWD_LUA % {"path": path, "per_thread": per, "seed": (i + 1) * 7919,
+                                     "low": int(period * 500), "high": int(period * 1500)})
+            scripts.append(f.name)
+        for i, script in enumerate(scripts):
+            time.sleep(period / n if i else 0)
+            runs.append(subprocess.Popen(["wrk", "-t1", f"-c{per}", f"-d{seconds}s", "--timeout", "10s",
+                                          "-s", script, base], stdout=subprocess.PIPE, text=True))
+        outs = [r.communicate()[0] for r in runs]
     finally:
-        os.unlink(f.name)
-    found = json.loads(out.split("CROWD ", 1)[1].splitlines()[0])
-    return {**found, "rps": found["requests"] / found["seconds"], "period": period, "clients": clients}
+        for script in scripts:
+            os.unlink(script)
+    histogram: dict[int, int] = {}
+    totals = {"requests": 0, "errors": 0, "non2xx": 0, "rps": 0.0}
+    for out in outs:
+        found = json.loads(out.split("CROWD ", 1)[1].splitlines()[0])
+        for key in ("requests", "errors", "non2xx"):
+            totals[key] += found[key]
+        totals["rps"] += found["requests"] / found["seconds"]
+        for pair in out.split("HIST ", 1)[1].splitlines()[0].split(","):
+            if pair:
+                value, count = pair.split(":")
+                histogram[int(value)] = histogram.get(int(value), 0) + int(count)
+    return {**totals, "p50": _percentile(histogram, 50), "p95": _percentile(histogram, 95),
+            "p99": _percentile(histogram, 99), "max": max(histogram, default=0) / 1000,
+            "seconds": float(seconds), "period": period, "clients": per * n}
 
 
 def load_average() -> float:
@@ -587,8 +619,8 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
                       f"polls every {POLL} s; 1,200 phones then make 800 requests/s, nearly all 304s."]
     for c in out.get("crowd", []):
         lines += ["", f"{c['clients']} clients polling their event's leaderboard every {c['period']} s on average "
-                      f"(30 events, {c['clients'] // 30} phones each, htmx + If-None-Match, wrk, {c['writes']} results "
-                      f"confirmed meanwhile), "
+                      f"(30 events, {c['clients'] // 30} phones each, htmx + If-None-Match, one wrk per event, "
+                      f"their starts spread over one period, {c['writes']} results confirmed meanwhile), "
                       f"{args.poll_seconds} s: {c['rps']:.0f} req/s, p50 {c['p50']:.1f} ms, p95 {c['p95']:.1f} ms, "
                       f"p99 {c['p99']:.1f} ms, {c['errors'] + c['non2xx']} errors; server CPU {c['cpu_us']:.0f} µs "
                       f"a request ({c['cpu_us'] * c['rps'] / 1e4:.0f}% of one core); load average up to "
