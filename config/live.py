@@ -403,6 +403,15 @@ def _replay(request: HttpRequest, meta: dict[str, Any], payload: bytes, gz: bool
     return _finish(response, etag)
 
 
+_RENDER_LOCKS = tuple(threading.RLock() for _ in range(64))
+
+
+def _render_lock(key: str) -> threading.RLock:
+    """The lock a render of the page stored under ``key`` holds (one of a few, shared by keys
+    that hash alike: two pages rendering at once in one process rarely meet on one)."""
+    return _RENDER_LOCKS[hash(key) % len(_RENDER_LOCKS)]
+
+
 def _stored(request: HttpRequest, key: str, etag: str) -> HttpResponse | None:
     """The response stored under ``key``, replayed: its headers and only the body this client
     takes (gzip or plain) are read, in one round trip (a 3 MB page whose gzip is 300 kB)."""
@@ -450,10 +459,20 @@ class LiveMiddleware:
             return _finish(HttpResponseNotModified(), etag)
         key = "live:r:" + etag[3:-1]
         replayed = _stored(request, key, etag)
-        if replayed is not None:
-            if self.early:
-                request.META[ANSWERED_EARLY] = etag
-            return replayed
+        if replayed is None:
+            # One render per page version in this process: the phones that ask for a page just
+            # changed while it renders wait for it and get it replayed, instead of rendering it
+            # too (forty phones of one event poll the page a result has just changed).
+            with _render_lock(key):
+                replayed = _stored(request, key, etag)
+                if replayed is None:
+                    return self._render(request, key, etag)
+        if self.early:
+            request.META[ANSWERED_EARLY] = etag
+        return replayed
+
+    def _render(self, request: HttpRequest, key: str, etag: str) -> HttpResponse:
+        """The page from the view, stored under ``key`` for everyone when nothing in it is personal."""
         request.live_public = True  # type: ignore[attr-defined]  # base.html: no CSRF header
         response = self.get_response(request)
         if (response.status_code != 200 or response.cookies or getattr(response, "streaming", False)

@@ -143,3 +143,33 @@ def test_a_version_bumped_by_another_process_is_heard_at_once(settings: Any) -> 
     while live.versions(slug)[1] == before and time.monotonic() < deadline:
         time.sleep(0.005)
     assert live.versions(slug)[1] == before + 2
+
+
+def test_phones_asking_for_a_page_while_it_renders_get_that_render(setup: dict[str, Any]) -> None:
+    """Forty phones poll a leaderboard a result has just changed: the page is rendered once in a
+    process, the others wait for it and get it replayed, byte for byte."""
+    import threading
+
+    from django.http import HttpResponse
+
+    renders = []
+
+    def slow_view(request: Any) -> HttpResponse:
+        renders.append(request.path)
+        time.sleep(0.3)  # a render long enough for the other phones to arrive meanwhile
+        return HttpResponse(f"<p>{len(renders)}</p>".encode() * 200)
+
+    middleware = live.LiveEarlyMiddleware(slow_view)
+    url = f"/t/{setup['t'].slug}/standings/"
+    answers: list[bytes] = []
+
+    def phone() -> None:
+        answers.append(middleware(RequestFactory().get(url)).content)
+
+    phones = [threading.Thread(target=phone) for _ in range(6)]
+    for p in phones:
+        p.start()
+    for p in phones:
+        p.join()
+    assert len(renders) == 1
+    assert len(answers) == 6 and len(set(answers)) == 1
