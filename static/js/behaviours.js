@@ -11,7 +11,8 @@
    - [data-keep-selection]: its polling refresh waits while a checkbox in it is ticked.
    - a part of the page an htmx poll replaces keeps where it was scrolled to (its scroll boxes
      with an id, and the window): a periodic refresh never throws a reader on a phone back to
-     the left edge of a long table. The focus (and a field's caret) htmx itself gives back to
+     the left edge of a long table; a <details> with an id stays open or closed as its reader
+     left it. The focus (and a field's caret) htmx itself gives back to
      the new element with the same id, so a control inside a polled part needs a stable id. */
 (function () {
   "use strict";
@@ -29,8 +30,9 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (!target) { return; }
-    kept = {x: window.scrollX, y: window.scrollY, boxes: {}};
+    kept = {x: window.scrollX, y: window.scrollY, boxes: {}, open: {}};
     boxes(target).forEach(function (el) { kept.boxes[el.id] = [el.scrollLeft, el.scrollTop]; });
+    target.querySelectorAll("details[id]").forEach(function (el) { kept.open[el.id] = el.open; });
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (!kept) { return; }
@@ -39,6 +41,10 @@
     Object.keys(state.boxes).forEach(function (id) {
       var el = document.getElementById(id);
       if (el) { el.scrollLeft = state.boxes[id][0]; el.scrollTop = state.boxes[id][1]; }
+    });
+    Object.keys(state.open).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) { el.open = state.open[id]; }
     });
     if (window.scrollX !== state.x || window.scrollY !== state.y) { window.scrollTo(state.x, state.y); }
   });

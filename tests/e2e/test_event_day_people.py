@@ -328,3 +328,44 @@ def test_the_check_in_refresh_keeps_the_focus_of_the_row_in_use(browser: Any) ->
     org.keyboard.press("Space")
     assert org.locator(mine).is_checked()
     browser.assert_clean()
+
+
+def test_the_referee_status_refresh_keeps_the_recorded_steps_open_and_focused(browser: Any) -> None:
+    """The referee opened the list of recorded steps and is on it with the keyboard; the status
+    part refreshes (every 5 s) with a step recorded on another device: the list stays open and
+    the focus stays on it."""
+    from tables import closure
+    from tables import services as tables
+    from tables.models import Table
+    from tournaments import services
+
+    organizer, tournament, _regs = day(4, checked_in=True)
+    referee = make_user("arbitro", password=PASSWORD)
+    services.add_role(tournament, "arbitro", "referee", actor=organizer)
+    game = tables.compose_game(tables.ensure_game(tournament, 1, actor=organizer),
+                               actor=organizer, seed="steps", effort=0.3)
+    tables.start_game(game, actor=organizer, seed="deal")
+    table = Table.objects.get(game=game, number=1)
+    closure.record_end_of_turn(table, actor=referee, seat=closure.current_state(table).seat, conquered=0)
+
+    ref = browser.person(PHONE, phone=True)
+    login(ref, "arbitro", PASSWORD, reverse("tables_referee:referee_table", args=[tournament.slug, 1, 1]))
+    ref.evaluate(WATCH_SWAPS)
+    ref.click("#referee-steps-summary")  # opens the list
+    ref.focus("#referee-steps-summary")
+    ref.evaluate("() => { window.stepsBefore = document.querySelector('#referee-steps'); }")
+    assert ref.evaluate("() => document.querySelector('#referee-steps').open")
+
+    table.refresh_from_db()
+    closure.record_end_of_turn(table, actor=organizer, seat=closure.current_state(table).seat, conquered=0)
+    seen = ref.wait_for_function(
+        """() => { if (window.swaps.pending['referee-status']) return null;
+                   const steps = document.querySelector('#referee-steps');
+                   if (!steps || steps === window.stepsBefore
+                       || steps.querySelectorAll('.referee-log li').length < 2) return null;
+                   return {open: steps.open,
+                           focused: document.activeElement === document.querySelector('#referee-steps-summary')}; }""",
+        timeout=30_000).json_value()
+    assert seen["open"]  # the refresh brought the new step into the list the referee had open
+    assert seen["focused"]
+    browser.assert_clean()
