@@ -217,7 +217,10 @@ def _clients(t: Tournament) -> dict[str, Client]:
 def visitors(demo_module: Tournament, django_db_blocker: Any) -> dict[str, tuple[Any, dict[str, str]]]:
     """The ten visitors' sessions (cookies) and request defaults (the laptop's token), made once for the module inside the
     demo's module transaction: each test then only opens fresh clients on them."""
-    with django_db_blocker.unblock():
+    from django.test import override_settings
+
+    # as the function-scoped ``_plain_http`` does for each test (conftest.py)
+    with django_db_blocker.unblock(), override_settings(SECURE_SSL_REDIRECT=False):
         made = _clients(demo_module)
     return {role: (client.cookies, dict(client.defaults)) for role, client in made.items()}
 

@@ -28,8 +28,10 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
+from django.test import override_settings
 
 from scoring.models import ResultSubmission
 from scoring.selectors import table_state
@@ -43,11 +45,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing() -> None:
-    """Overrides the package's MD5 hasher: the server process checks the real password hash."""
-
-
 def _test_db_url() -> str:
     url = urlsplit(os.environ["DATABASE_URL"])
     return urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
@@ -58,6 +55,12 @@ def demo_committed(transactional_db: Any) -> Tournament:
     if not os.environ.get("DATABASE_URL") or connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (DATABASE_URL): a separate server process shares the DB")
     call_command("load_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    # The tests hash passwords with MD5 (conftest.py); the server process, with production
+    # settings, knows only the real hasher: the referee it authenticates gets a real hash.
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.PBKDF2PasswordHasher"]):
+        referee = get_user_model().objects.get(username=demo.REFEREE[0])
+        referee.set_password(demo.REFEREE[1])
+        referee.save(update_fields=["password"])
     return Tournament.objects.get(slug="demo")
 
 
