@@ -77,7 +77,7 @@ def club_season(tournament: Tournament) -> None:
         tournament_services.add_role(evening, referee.get_username(), TournamentRole.Role.REFEREE, actor=president)
         tournament_services.change_status(evening, Tournament.Status.REGISTRATION, actor=president)
         tournament_services.change_status(evening, Tournament.Status.RUNNING, actor=president)
-        tournament_services.bulk_checkin(list(evening.registrations.filter(status=Registration.Status.REGISTERED)),
+        tournament_services.bulk_checkin(list(evening.registrations.active()),
                                          1, actor=president)
         table_demo.start_game_1(evening)
         finish_game_1(evening)

@@ -127,7 +127,7 @@ class SeasonEveningsAPI(APIView):
     def get(self, request: Request, pk: int) -> Response:
         season = _season(pk)
         rows = season_selectors.scored_evenings(season).annotate(registered=Count(
-            "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)))
+            "registrations", filter=Q(registrations__in=Registration.objects.active())))
         return Response(EveningSerializer([_evening(t, t.registered) for t in rows], many=True).data)
 
     @extend_schema(request=EveningInputSerializer, responses={201: EveningSerializer},
@@ -136,7 +136,7 @@ class SeasonEveningsAPI(APIView):
         data = _validated(EveningInputSerializer, request.data)
         evening = seasons.new_evening(_season(pk), actor=request.user, date=data.get("date"),
                                       number=data.get("number"))
-        registered = evening.registrations.filter(status=Registration.Status.REGISTERED).count()
+        registered = evening.registrations.active().count()
         return Response(EveningSerializer(_evening(evening, registered)).data, status=status.HTTP_201_CREATED)
 
 
@@ -156,7 +156,7 @@ class SeasonEveningAttachAPI(APIView):
     def post(self, request: Request, pk: int) -> Response:
         tournament = _chosen(request)
         seasons.attach_evening(_season(pk), tournament, actor=request.user)
-        registered = tournament.registrations.filter(status=Registration.Status.REGISTERED).count()
+        registered = tournament.registrations.active().count()
         return Response(EveningSerializer(_evening(tournament, registered)).data)
 
 

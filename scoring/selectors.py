@@ -460,7 +460,7 @@ def _compute(tournament: Tournament) -> dict[str, Any]:
     rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
                       .values_list("number", flat=True))
     player_ids = set(
-        Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
+        Registration.objects.active().filter(tournament=tournament)
         .values_list("player_id", flat=True)
     )
     player_ids |= {r.player for r in results}
@@ -492,7 +492,7 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
         rehearsals[tid].append(number)
     imported = imported_standings(ids)  # one query for every imported event
     registered: dict[int, set[int]] = defaultdict(set)
-    for tid, pid in Registration.objects.filter(tournament__in=ids, status=Registration.Status.REGISTERED).values_list(
+    for tid, pid in Registration.objects.active().filter(tournament__in=ids).values_list(
             "tournament_id", "player_id"):
         registered[tid].add(pid)
     results = {tid: _results(sorted(tables.values())) for tid, tables in by_tournament.items()}
@@ -686,12 +686,8 @@ def _incremental(tournament: Tournament) -> dict[str, Any] | None:
         for r in results:
             by_player[r.player][r.game] = r
             dirty.add(r.player)
-    registered: set[int] = set()
-    listed: set[int] = set()
-    for pk, status in Registration.objects.filter(tournament=tournament).values_list("player_id", "status"):
-        listed.add(pk)
-        if status == Registration.Status.REGISTERED:
-            registered.add(pk)
+    registered = set(Registration.objects.active().filter(tournament=tournament).values_list("player_id", flat=True))
+    listed = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     player_ids = registered | {p for p, games in by_player.items() if games}
     names, clubs = _names(tournament, kept, listed | player_ids)
     pending: dict[int, set[int]] = defaultdict(set)  # player → games with a correction pending

@@ -339,8 +339,7 @@ def visible_objectives(request: Any, game: Game) -> list[dict[str, Any]]:
 
 def knockout_plan(tournament: Tournament, params: Any) -> dict[str, Any]:
     try:
-        entrants = int(params.get("entrants") or tournament.registrations.filter(
-            status="registered").count())
+        entrants = int(params.get("entrants") or tournament.registrations.active().count())
         final_size = int(params.get("final_size") or 5)
     except ValueError as exc:
         raise DomainError(_("The players and the final size are whole numbers."), field="entrants",

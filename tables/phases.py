@@ -65,8 +65,9 @@ def _open_tables(tournament: Tournament, numbers: Sequence[int]) -> list[str]:
 
 
 def _withdrawn(tournament: Tournament, game_number: int) -> set[int]:
-    gone = set(Registration.objects.filter(tournament=tournament).exclude(
-        status=Registration.Status.REGISTERED).values_list("player_id", flat=True))
+    holding = Registration.objects.active().filter(tournament=tournament)
+    gone = set(Registration.objects.filter(tournament=tournament).exclude(pk__in=holding.values("pk"))
+               .values_list("player_id", flat=True))
     game = selectors.game_of(tournament, game_number)
     if game is not None:
         gone |= {int(p) for p in (game.composition_options or {}).get("withdrawn", [])}

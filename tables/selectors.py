@@ -105,8 +105,7 @@ def public_tables(game: Game, *, numbers: Sequence[int] | None = None, offset: i
 def checked_in_players(tournament: Tournament, game_number: int) -> list[Player]:
     """Players registered (not waitlisted or withdrawn) and checked in for this game, by id."""
     ids = CheckIn.objects.filter(
-        registration__tournament=tournament,
-        registration__status=Registration.Status.REGISTERED,
+        registration__in=Registration.objects.active().filter(tournament=tournament),
         game_number=game_number,
     ).values_list("registration__player_id", flat=True)
     return list(Player.objects.filter(pk__in=ids).select_related("club").order_by("pk"))

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
@@ -100,6 +101,10 @@ class StatusSerializer(serializers.Serializer):
 
 class RegistrationSerializer(serializers.ModelSerializer):
     player = PublicPlayerSerializer(read_only=True)
+    # "withdrawn" is derived from the open withdrawal (Registration.state); the field keeps the
+    # shape it had as the model's status (title, optional), so clients see no change. Output only.
+    status = serializers.ChoiceField(source="state", choices=Registration.STATE_CHOICES, required=False,
+                                     label=capfirst(Registration._meta.get_field("status").verbose_name))
 
     class Meta:
         model = Registration
@@ -109,7 +114,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
 class OrganizerRegistrationSerializer(RegistrationSerializer):
     player = OrganizerPlayerSerializer(source="*", read_only=True)
     # plain text, not a second copy of the status enum (it would collide in the schema)
-    status = serializers.CharField(read_only=True, help_text="registered | waitlisted | withdrawn")
+    status = serializers.CharField(source="state", read_only=True, help_text="registered | waitlisted | withdrawn")
 
 
 def _registration_serializer(request: Request, tournament: Tournament) -> type[RegistrationSerializer]:

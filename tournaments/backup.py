@@ -30,7 +30,7 @@ from config.errors import ConflictError, DomainError
 from engine import exact
 
 from . import hooks
-from .models import Club, Player, Tournament
+from .models import Club, Player, Registration, Tournament, Withdrawal
 
 FORMAT = "risiko-tournament/1"
 APPS = ("tournaments", "tables", "scoring")
@@ -178,6 +178,7 @@ def import_tournament(document: Any) -> Tournament:
                 touched.add(model)
             _reset_sequences(touched)
             restored = Tournament.objects.get(slug=slug)
+            _withdrawals_from_statuses(restored)
             if restored.status == Tournament.Status.FINISHED:
                 hooks.call(hooks.tournament_changed, restored)  # its year's national ranking includes it
     except (DomainError, ConflictError):
@@ -186,6 +187,16 @@ def import_tournament(document: Any) -> Tournament:
         raise DomainError(_("The backup could not be restored: %(error)s") % {"error": exc},
                           field="file", rule="BACKUP") from exc
     return Tournament.objects.get(slug=slug)
+
+
+def _withdrawals_from_statuses(tournament: Tournament) -> None:
+    """A backup made when "withdrawn" was a registration status: each such registration gets
+    (or keeps) its open withdrawal, which is now what says withdrawn, and the status a place."""
+    for registration in Registration.objects.filter(tournament=tournament, status=Registration.WITHDRAWN):
+        if not registration.is_withdrawn:
+            Withdrawal.objects.create(registration=registration, withdrawn_at=registration.created_at)
+        registration.status = Registration.Status.REGISTERED
+        registration.save(update_fields=["status"])
 
 
 def _reset_sequences(touched: set[type[models.Model]]) -> None:

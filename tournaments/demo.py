@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from . import services
-from .models import AccessLink, Registration, Tournament, TournamentRole
+from .models import AccessLink, Tournament, TournamentRole
 
 SLUG = "demo"
 ORGANIZER = ("organizzatore", "risiko-organizza")
@@ -92,7 +92,7 @@ def register_players(tournament: Tournament) -> None:
             actor=organizer,
         )
     services.change_status(tournament, Tournament.Status.RUNNING, actor=organizer)
-    registered = list(tournament.registrations.filter(status=Registration.Status.REGISTERED))
+    registered = list(tournament.registrations.active())
     for game in (1, 2):
         services.bulk_checkin(registered, game, actor=organizer)
 

@@ -9,6 +9,7 @@ import datetime as dt
 import secrets
 import unicodedata
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -284,11 +285,46 @@ class Tournament(models.Model):
         return self.status == self.Status.REGISTRATION
 
 
+def _open_withdrawal() -> models.Exists:
+    """A withdrawal of the registration still in force (not closed by registering again)."""
+    return models.Exists(Withdrawal.objects.filter(registration=models.OuterRef("pk"), reinstated_at__isnull=True))
+
+
+class RegistrationQuerySet(models.QuerySet["Registration"]):
+    """Who is withdrawn and who holds a place, answered in one place: from the open
+    ``Withdrawal`` rows. The status only tells a place from the waiting list."""
+
+    def withdrawn(self) -> RegistrationQuerySet:
+        return self.filter(_open_withdrawal())
+
+    def current(self) -> RegistrationQuerySet:
+        """Not withdrawn: holding a place or on the waiting list."""
+        return self.filter(~_open_withdrawal())
+
+    def active(self) -> RegistrationQuerySet:
+        """Holding a place: checked in, seated, in the standings and the player lists."""
+        return self.current().filter(status=Registration.Status.REGISTERED)
+
+    def waitlisted(self) -> RegistrationQuerySet:
+        return self.current().filter(status=Registration.Status.WAITLISTED)
+
+    def with_state(self) -> RegistrationQuerySet:
+        """Each row knows whether it is withdrawn without one more query (``is_withdrawn``)."""
+        return self.annotate(in_withdrawal=_open_withdrawal())
+
+
 class Registration(models.Model):
     class Status(models.TextChoices):
+        """Where a registration not withdrawn stands; a withdrawn one keeps the status it had,
+        which is also what registering again starts from."""
         REGISTERED = "registered", _("Registered")
         WAITLISTED = "waitlisted", _("Waitlisted")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    # What pages, exports and the API show for a registration with an open withdrawal (``state``):
+    # derived from the Withdrawal, never stored.
+    WITHDRAWN = "withdrawn"
+    WITHDRAWN_LABEL = _("Withdrawn")
+    STATE_CHOICES = [*Status.choices, (WITHDRAWN, WITHDRAWN_LABEL)]
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
@@ -304,6 +340,8 @@ class Registration(models.Model):
     email = models.EmailField(_("e-mail"), blank=True)
     birth_date = models.DateField(_("date of birth"), null=True, blank=True)
     national_id = models.CharField(_("national id"), max_length=32, blank=True, default="")
+
+    objects = RegistrationQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -323,14 +361,38 @@ class Registration(models.Model):
         """The withdrawal in force (None: not withdrawn, or registered again since)."""
         return self.withdrawals.filter(reinstated_at__isnull=True).order_by("-withdrawn_at", "-pk").first()
 
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        self.__dict__.pop("in_withdrawal", None)  # withdrawn or not is read again too
+        super().refresh_from_db(*args, **kwargs)
+
+    @property
+    def is_withdrawn(self) -> bool:
+        known = self.__dict__.get("in_withdrawal")  # annotated by ``with_state``
+        if known is not None:
+            return bool(known)
+        return self.pk is not None and self.withdrawals.filter(reinstated_at__isnull=True).exists()
+
+    @property
+    def is_active(self) -> bool:
+        """Holds a place (registered, not withdrawn)."""
+        return self.status == self.Status.REGISTERED and not self.is_withdrawn
+
+    @property
+    def state(self) -> str:
+        """``registered``, ``waitlisted`` or ``withdrawn``: what people and clients are shown."""
+        return self.WITHDRAWN if self.is_withdrawn else self.status
+
+    def get_state_display(self) -> str:
+        return str(self.WITHDRAWN_LABEL) if self.is_withdrawn else str(self.get_status_display())
+
 
 class Withdrawal(models.Model):
     """A player leaving a tournament: who, from which game on, when, by whom and why.
 
-    The registration's ``status`` (WITHDRAWN) says it no longer holds a place, so seating,
-    check-in, standings and the waiting list skip it; this row keeps the facts of the withdrawal.
-    A withdrawn player who registers again closes it (``reinstated_at``); a later withdrawal is a
-    new row."""
+    An open withdrawal (``reinstated_at`` empty) is the one record that the registration is
+    withdrawn: ``Registration.objects.active()`` / ``.withdrawn()`` read it, so seating, check-in,
+    standings and the waiting list skip the player. A withdrawn player who registers again closes
+    it (``reinstated_at``); a later withdrawal is a new row."""
 
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="withdrawals",
                                      verbose_name=_("registration"))

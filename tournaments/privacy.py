@@ -37,10 +37,11 @@ def iso(value: Any) -> Any:
 def export_player_data(player: Player) -> dict[str, Any]:
     """Everything this installation stores about ``player`` (access request / portability)."""
     registrations = []
-    for reg in player.registrations.select_related("tournament").prefetch_related("checkins", "withdrawals"):
+    for reg in (player.registrations.with_state().select_related("tournament")
+                .prefetch_related("checkins", "withdrawals")):
         registrations.append({
             "tournament": reg.tournament.slug, "tournament_name": reg.tournament.name,
-            "date": iso(reg.tournament.date), "status": reg.status,
+            "date": iso(reg.tournament.date), "status": reg.state,
             "registered_at": iso(reg.created_at),
             "email": reg.email, "birth_date": iso(reg.birth_date), "national_id": reg.national_id,
             "checked_in_games": sorted(c.game_number for c in reg.checkins.all()),

@@ -72,7 +72,7 @@ def next_date(season: Season, today: dt.date) -> dt.date:
 def registered_players(tournament: Tournament | None) -> list[Registration]:
     if tournament is None:
         return []
-    return list(tournament.registrations.filter(status=Registration.Status.REGISTERED)
+    return list(tournament.registrations.active()
                 .select_related("player").order_by("player__last_name", "player__first_name"))
 
 

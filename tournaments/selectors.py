@@ -26,7 +26,7 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     # per role row and the count doubled (40 players for a 20-player event).
     qs = Tournament.objects.annotate(
         registered_count=Count(
-            "registrations", filter=Q(registrations__status=Registration.Status.REGISTERED), distinct=True,
+            "registrations", filter=Q(registrations__in=Registration.objects.active()), distinct=True,
         )
     )
     scope = getattr(user, "link_tournament_id", None)  # a referee's private link: one tournament
@@ -46,24 +46,24 @@ def can_see(user: Any, tournament: Tournament) -> bool:
     return tournament.status != Tournament.Status.DRAFT or is_referee(user, tournament)
 
 
-def registrations(tournament: Tournament, status: str | None = None) -> QuerySet[Registration]:
-    qs = tournament.registrations.select_related("player__club").order_by("created_at", "id")
-    return qs.filter(status=status) if status else qs
+def registrations(tournament: Tournament) -> QuerySet[Registration]:
+    """Every registration, withdrawn ones included, each knowing whether it is withdrawn."""
+    return tournament.registrations.with_state().select_related("player__club").order_by("created_at", "id")
 
 
 def registered_players(tournament: Tournament) -> QuerySet[Registration]:
-    return registrations(tournament, Registration.Status.REGISTERED)
+    """Who holds a place (registered, not withdrawn)."""
+    return registrations(tournament).active()
 
 
 def waitlist(tournament: Tournament) -> QuerySet[Registration]:
-    return registrations(tournament, Registration.Status.WAITLISTED)
+    return registrations(tournament).waitlisted()
 
 
 def checked_in_players(tournament: Tournament, game_number: int) -> QuerySet[Player]:
     """Players present for game ``game_number`` (registered and checked in): who gets seated."""
     return Player.objects.filter(
-        registrations__tournament=tournament,
-        registrations__status=Registration.Status.REGISTERED,
+        registrations__in=Registration.objects.active().filter(tournament=tournament),
         registrations__checkins__game_number=game_number,
     ).select_related("club").order_by("last_name", "first_name")
 
@@ -94,8 +94,7 @@ def checkin_rows(tournament: Tournament, game_number: int, query: str = "") -> l
 def checkin_counts(tournament: Tournament) -> dict[int, int]:
     counts = dict(
         CheckIn.objects.filter(
-            registration__tournament=tournament,
-            registration__status=Registration.Status.REGISTERED,
+            registration__in=Registration.objects.active().filter(tournament=tournament),
         ).values_list("game_number").annotate(n=Count("id")).values_list("game_number", "n")
     )
     return {n: counts.get(n, 0) for n in range(1, tournament.games_count + 1)}

@@ -89,7 +89,7 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
 
     conf = selectors.settings_for(tournament)
     issues: list[Issue] = []
-    regs = list(Registration.objects.filter(tournament=tournament, status=Registration.Status.REGISTERED)
+    regs = list(Registration.objects.active().filter(tournament=tournament)
                 .select_related("player__club").order_by("created_at", "pk"))
     # A rehearsal game never counts (its seats and results stay out of the workbook).
     seats = list(Seat.objects.filter(game__tournament=tournament, game__rehearsal=False).select_related("player__club", "game", "table")

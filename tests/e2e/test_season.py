@@ -63,6 +63,6 @@ def test_a_season_on_a_phone(browser: Any) -> None:
     evening = Tournament.objects.get(name="Campionato del giovedì 2026 – serata 3")
     phone.wait_for_url("**" + reverse("tournaments:manage", args=[evening.slug]))
     assert evening.season_id == season.pk and evening.date == two.date + dt.timedelta(days=7)
-    assert evening.registrations.filter(status="registered").count() == 4
+    assert evening.registrations.active().count() == 4
     b.check(phone, "season-evening-created-phone")
     b.assert_clean()

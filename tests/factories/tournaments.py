@@ -21,6 +21,7 @@ from tournaments.models import (
     Season,
     Tournament,
     TournamentRole,
+    Withdrawal,
 )
 
 
@@ -124,10 +125,17 @@ class InvitationFactory(factory.django.DjangoModelFactory):
 class RegistrationFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Registration
+        skip_postgeneration_save = True  # ``withdrawn`` writes its own row
 
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
     status = Registration.Status.REGISTERED
+
+    @factory.post_generation
+    def withdrawn(obj: Registration, create: bool, extracted: Any, **kwargs: Any) -> None:
+        """``RegistrationFactory(withdrawn=True)``: with an open withdrawal, as ``withdraw`` leaves it."""
+        if create and extracted:
+            Withdrawal.objects.create(registration=obj, from_game=1)
 
 
 class CheckInFactory(factory.django.DjangoModelFactory):

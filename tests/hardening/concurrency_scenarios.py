@@ -137,7 +137,7 @@ def scenario_confirm(tournament: Any, n: int) -> dict[str, Any]:
 def scenario_checkin(tournament: Any, n: int, game: int = 3) -> dict[str, Any]:
     from tournaments.models import CheckIn, Registration
 
-    regs = list(Registration.objects.filter(tournament=tournament, status="registered")
+    regs = list(Registration.objects.active().filter(tournament=tournament)
                 .order_by("pk"))
     CheckIn.objects.filter(registration__tournament=tournament, game_number=game).delete()
     clients = [_client(u) for u in _referees(tournament, n, "chk")]
@@ -172,7 +172,7 @@ def scenario_swap(tournament: Any, n: int, game: int = 3) -> dict[str, Any]:
     organizer = get_user_model().objects.get(username="organizzatore")
     g = Game.objects.filter(tournament=tournament, number=game).first()
     if g is None or not g.seats.exists():
-        for reg in Registration.objects.filter(tournament=tournament, status="registered"):
+        for reg in Registration.objects.active().filter(tournament=tournament):
             CheckIn.objects.get_or_create(registration=reg, game_number=game)
         response = _client(organizer).post(
             f"/api/tournaments/{tournament.slug}/games/{game}/compose/", {"seed": "swap"},

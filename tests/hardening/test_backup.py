@@ -16,7 +16,7 @@ from django.test import Client
 
 from tests.factories.tournaments import ClubFactory
 from tournaments import backup
-from tournaments.models import AuditEntry, Club, Player, Season, Tournament
+from tournaments.models import AuditEntry, Club, Player, Registration, Season, Tournament
 
 
 def _wipe() -> None:
@@ -86,3 +86,15 @@ def test_the_command_reports_a_bad_file(db: Any, tmp_path: Path) -> None:
     bad.write_text("{not json")
     with pytest.raises(CommandError):
         call_command("import_tournament", str(bad))
+
+
+def test_a_backup_from_when_withdrawn_was_a_status_restores_the_withdrawal(demo_tournament: Tournament) -> None:
+    doc = backup.export_tournament(demo_tournament)
+    doc["objects"] = [o for o in doc["objects"] if o["model"] != "tournaments.withdrawal"]
+    left = next(o for o in doc["objects"] if o["model"] == "tournaments.registration")
+    left["fields"]["status"] = "withdrawn"
+    _wipe()
+    backup.import_tournament(doc)
+    restored = Registration.objects.get(pk=left["pk"])
+    assert restored.is_withdrawn and restored.state == "withdrawn" and restored.status == "registered"
+    assert list(Registration.objects.withdrawn()) == [restored]

@@ -100,7 +100,7 @@ def test_the_workers_incremental_standings_equal_a_full_computation() -> None:
     """After results, corrections, a rename and a new registration, the standings the worker
     keeps up to date (selectors.compute_incremental) are exactly the full computation's."""
     from scoring import selectors
-    from tournaments.models import Registration
+    from tournaments.models import Registration, Withdrawal
 
     d = _tournament(16)
     t = d["t"]
@@ -129,7 +129,7 @@ def test_the_workers_incremental_standings_equal_a_full_computation() -> None:
     p = d["players"][0]
     p.nickname = "Zorro"
     p.save()
-    Registration.objects.filter(player=more[0]).update(status=Registration.Status.WITHDRAWN)
+    Withdrawal.objects.create(registration=Registration.objects.get(player=more[0]))
     same()
 
 

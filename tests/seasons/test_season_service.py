@@ -13,7 +13,7 @@ from scoring import season_selectors, seasons
 from tables import services as table_services
 from tables.models import Game
 from tests.factories.tournaments import CheckInFactory
-from tournaments.models import AuditEntry, CheckIn, Registration
+from tournaments.models import AuditEntry, CheckIn, Registration, Withdrawal
 
 from .conftest import FIRST, evening_of, play
 
@@ -66,9 +66,7 @@ def test_new_evening_registers_the_last_evenings_players_without_their_check_ins
         club_season: dict[str, Any]) -> None:
     season, admin = club_season["season"], club_season["admin"]
     last = club_season["evenings"][1]
-    withdrawn = Registration.objects.get(tournament=last, player=club_season["bruno"])
-    withdrawn.status = Registration.Status.WITHDRAWN
-    withdrawn.save()
+    Withdrawal.objects.create(registration=Registration.objects.get(tournament=last, player=club_season["bruno"]))
     CheckInFactory(registration=Registration.objects.get(tournament=last, player=club_season["anna"]))
 
     evening = seasons.new_evening(season, actor=admin)

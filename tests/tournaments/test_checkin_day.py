@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.factories.tournaments import ClubFactory, RegistrationFactory
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, CheckIn, Registration
+from tournaments.models import AuditEntry, CheckIn, Registration, Withdrawal
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,7 @@ def _present(tournament, game: int) -> set[int]:
 def test_presences_carry_over_to_the_next_game(referee, tournament, client) -> None:
     regs = [RegistrationFactory(tournament=tournament) for _ in range(6)]
     services.bulk_checkin(regs[:5], 1, actor=referee)
-    withdrawn = regs[4]
-    withdrawn.status = Registration.Status.WITHDRAWN
-    withdrawn.save()
+    Withdrawal.objects.create(registration=regs[4])
     client.force_login(referee)
     page = client.get(f"/t/{tournament.slug}/checkin/2/", HTTP_ACCEPT_LANGUAGE="en")
     html = page.content.decode()

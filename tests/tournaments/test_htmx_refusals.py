@@ -9,7 +9,6 @@ import pytest
 from tables import clocks
 from tests.factories.tournaments import RegistrationFactory
 from tests.tables.test_sdadata import expire_now, make_referee, make_table
-from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -32,7 +31,7 @@ def test_every_page_has_the_refusal_area_and_no_debug_helper_that_replaces_the_p
 
 
 def test_a_refused_check_in_says_why_in_the_users_language(referee, tournament, client):
-    reg = RegistrationFactory(tournament=tournament, status=Registration.Status.WITHDRAWN)
+    reg = RegistrationFactory(tournament=tournament, withdrawn=True)
     client.force_login(referee)
     url = f"/t/{tournament.slug}/checkin/1/{reg.pk}/"
     html = _is_refusal(client.post(url, headers={**HTMX, "Accept-Language": "en"}), 400)

@@ -38,7 +38,7 @@ def test_organizer_withdraws_on_the_page_and_sees_the_audit_log(organizer_client
         f"/t/{tournament.slug}/registrations/{reg.pk}/withdraw/", follow=True)
     assert response.status_code == 200
     reg.refresh_from_db()
-    assert reg.status == "withdrawn"
+    assert reg.is_withdrawn and reg.state == "withdrawn"
     audit = organizer_client.get(f"/t/{tournament.slug}/audit/").content.decode()
     assert "registration.withdraw" in audit and "org" in audit
 

@@ -118,4 +118,4 @@ def test_referee_may_check_in_but_not_organize(client, setup, referee) -> None:
     assert CheckIn.objects.filter(registration=reg, game_number=1).exists()
     assert client.post(f"/t/{setup['t'].slug}/registrations/{reg.pk}/withdraw/").status_code == 403
     reg.refresh_from_db()
-    assert reg.status == "registered"
+    assert reg.is_active and not reg.withdrawals.exists()

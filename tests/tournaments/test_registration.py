@@ -28,7 +28,7 @@ def test_capacity_waitlists_then_withdrawal_promotes_the_first_waitlisted(organi
     promoted = services.withdraw(a, actor=organizer)
 
     assert promoted is not None and promoted.pk == c.pk
-    statuses = dict(Registration.objects.values_list("player__first_name", "status"))
+    statuses = {r.player.first_name: r.state for r in Registration.objects.select_related("player")}
     assert statuses == {"Anna": "withdrawn", "Bruno": "registered", "Carla": "registered",
                         "Dario": "waitlisted"}
     actions = list(AuditEntry.objects.filter(tournament=tournament)

@@ -30,12 +30,12 @@ def test_capacity_and_waitlist_invariants(capacity: int, steps: list[tuple[str, 
     order: list[int] = []  # expected waiting-list order (registration ids)
     for op, who in steps:
         reg = Registration.objects.filter(tournament=tournament, player__last_name=f"P{who}").first()
-        if op == "register" and (reg is None or reg.status == "withdrawn"):
+        if op == "register" and (reg is None or reg.is_withdrawn):
             reg = services.register(tournament, services.PlayerData(f"N{who}", f"P{who}"))
-        elif op == "withdraw" and reg is not None and reg.status != "withdrawn":
+        elif op == "withdraw" and reg is not None and not reg.is_withdrawn:
             services.withdraw(reg, actor=organizer)
-        registered = Registration.objects.filter(tournament=tournament, status="registered")
-        waiting = list(Registration.objects.filter(tournament=tournament, status="waitlisted")
+        registered = Registration.objects.active().filter(tournament=tournament)
+        waiting = list(Registration.objects.waitlisted().filter(tournament=tournament)
                        .order_by("created_at", "id").values_list("id", flat=True))
         assert registered.count() <= capacity
         assert not waiting or registered.count() == capacity

@@ -1,6 +1,7 @@
-"""A withdrawal is its own record: who left, from which game on, when, by whom and why. The
-registration stops holding a place (seating, check-in and the waiting list skip it); a player
-who registers again closes the withdrawal; older withdrawn registrations get theirs when the
+"""A withdrawal is its own record: who left, from which game on, when, by whom and why. The open
+withdrawal is the one fact "withdrawn": the registration stops holding a place (seating,
+check-in, standings, exports and the waiting list skip it) and keeps its status; a player who
+registers again closes the withdrawal; older withdrawn registrations get theirs when the
 database is migrated, and back."""
 
 from __future__ import annotations
@@ -12,9 +13,14 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from config.errors import DomainError
+from scoring import selectors as scoring_selectors
+from tables import selectors as table_selectors
+from tables import services as table_services
 from tests.factories import scoring as f
-from tournaments import services
-from tournaments.models import AuditEntry, Registration, Withdrawal
+from tests.tables.conftest import make_tournament, make_user
+from tournaments import selectors, services
+from tournaments.models import AuditEntry, CheckIn, Registration, Withdrawal
 from tournaments.privacy import export_player_data
 
 
@@ -28,7 +34,8 @@ def test_a_withdrawal_records_who_from_which_game_when_by_whom_and_why(organizer
     bruno = services.register(tournament, data("Bruno", "Neri"))
     services.withdraw(anna, actor=organizer, reason="  febbre \n alta ")
     anna.refresh_from_db()
-    assert anna.status == Registration.Status.WITHDRAWN
+    assert anna.is_withdrawn and anna.state == "withdrawn"
+    assert anna.status == Registration.Status.REGISTERED  # kept: withdrawn is the open withdrawal
     withdrawal = anna.withdrawal
     assert withdrawal is not None
     assert (withdrawal.from_game, withdrawal.withdrawn_by, withdrawal.reason) == (1, organizer, "febbre alta")
@@ -68,7 +75,7 @@ def test_the_api_takes_a_reason_and_refuses_a_second_withdrawal(organizer_client
     refused = organizer_client.post(f"/api/tournaments/{tournament.slug}/registrations/{too_long.pk}/withdraw/",
                                     {"reason": "x" * 201}, content_type="application/json")
     assert refused.status_code == 400 and "reason" in refused.json()
-    assert Registration.objects.get(pk=too_long.pk).status == Registration.Status.REGISTERED
+    assert Registration.objects.get(pk=too_long.pk).is_active and not Withdrawal.objects.filter(registration=too_long)
 
 
 BEFORE = [("tournaments", "0013_scoring_system_from_the_registry")]
@@ -110,5 +117,103 @@ def test_withdrawn_registrations_get_their_withdrawal_when_migrated_and_back() -
         back = _migrate(BEFORE)
         statuses = dict(back.get_model("tournaments", "Registration").objects.values_list("pk", "status"))
         assert statuses == {left.pk: "withdrawn", stays.pk: "registered"}
+    finally:
+        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_player_holds_no_place_anywhere_until_registering_again(client) -> None:
+    organizer = make_user("org-ritiro")
+    t = make_tournament(organizer)  # running: the organizer still registers players
+    regs = [services.register(t, data(f"Nome{i}", f"Cognome{i}"), actor=organizer) for i in range(9)]
+    services.bulk_checkin(regs, 1, actor=organizer)
+    gone = regs[0]
+    services.withdraw(gone, actor=organizer)
+    # a check-in left behind (a tap at the same moment) does not bring the player back
+    CheckIn.objects.create(registration=gone, game_number=1)
+    others = {r.player_id for r in regs[1:]}
+
+    assert list(Registration.objects.withdrawn()) == [gone]
+    assert {r.player_id for r in selectors.registered_players(t)} == others
+    assert {p.pk for p in selectors.checked_in_players(t, 1)} == others
+    assert {p.pk for p in table_selectors.checked_in_players(t, 1)} == others
+    assert selectors.checkin_counts(t)[1] == 8
+    assert selectors.visible_tournaments(None).get(pk=t.pk).registered_count == 8
+    with pytest.raises(DomainError) as refused:
+        services.set_checked_in(gone, 2, True, actor=organizer)
+    assert refused.value.rule == "STATUS"
+    game = table_services.compose_game(table_services.ensure_game(t, 1, actor=organizer), actor=organizer,
+                                       seed="ritiro", effort=0.3)
+    seated = {p for table in table_selectors.seated_tables([game])[game.pk] for p in table}
+    assert seated == others
+    assert {row["player"] for row in scoring_selectors.standings(t)["rows"]} == others
+    sheet = services.export_csv(t, actor=organizer)
+    assert [line.split(",")[-1] for line in sheet.splitlines() if "Cognome0" in line] == ["withdrawn"]
+    shown = {r["id"]: r["status"] for r in client.get(f"/api/tournaments/{t.slug}/registrations/").json()["results"]}
+    assert shown[gone.pk] == "withdrawn" and shown[regs[1].pk] == "registered"
+
+    again = services.register(t, data("Nome0", "Cognome0"), actor=organizer)
+    assert again.pk == gone.pk and again.is_active and not Registration.objects.withdrawn().exists()
+    assert {r.player_id for r in selectors.registered_players(t)} == others | {gone.player_id}
+    assert selectors.visible_tournaments(None).get(pk=t.pk).registered_count == 9
+    assert {p.pk for p in table_selectors.checked_in_players(t, 1)} == others | {gone.player_id}
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_waitlisted_player_is_neither_waiting_nor_moved_up(organizer, tournament) -> None:
+    tournament.capacity = 1
+    tournament.save()
+    anna = services.register(tournament, data("Anna", "Verdi"))
+    bruno = services.register(tournament, data("Bruno", "Neri"))
+    assert services.withdraw(bruno, actor=organizer) is None
+    assert list(selectors.waitlist(tournament)) == [] and services.waitlist_position(bruno) is None
+    with pytest.raises(DomainError):
+        services.promote(Registration.objects.get(pk=bruno.pk), actor=organizer)
+    assert services.withdraw(anna, actor=organizer) is None  # nobody waiting to move up
+    assert not Registration.objects.active().filter(tournament=tournament).exists()
+
+
+WITH_STATUS = [("tournaments", "0014_withdrawals_have_their_own_model")]
+WITHOUT_STATUS = [("tournaments", "0015_withdrawn_is_the_open_withdrawal")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_withdrawn_status_becomes_the_open_withdrawal_when_migrated_and_back() -> None:
+    try:
+        old = _migrate(WITH_STATUS)
+        Tournament = old.get_model("tournaments", "Tournament")
+        Player = old.get_model("tournaments", "Player")
+        OldRegistration = old.get_model("tournaments", "Registration")
+        OldWithdrawal = old.get_model("tournaments", "Withdrawal")
+        Audit = old.get_model("tournaments", "AuditEntry")
+        t = Tournament.objects.create(name="B", slug="b", date=dt.date(2026, 1, 1))
+        regs = {name: OldRegistration.objects.create(
+            tournament=t, status=status, created_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+            player=Player.objects.create(first_name=name, last_name="Rossi", normalised_name=f"{name} rossi"))
+            for name, status in (("mario", "withdrawn"), ("luigi", "withdrawn"), ("peach", "registered"),
+                                 ("toad", "waitlisted"))}
+        kept = OldWithdrawal.objects.create(registration=regs["mario"], from_game=2, reason="febbre")
+        # luigi left from the waiting list, before withdrawals had rows of their own
+        Audit.objects.create(tournament=t, action="registration.withdraw", object_type="tournaments.Registration",
+                             object_id=str(regs["luigi"].pk), before={"status": "waitlisted"},
+                             after={"status": "withdrawn"})
+        OldWithdrawal.objects.create(registration=regs["peach"])  # left open by mistake: peach plays
+
+        new = _migrate(WITHOUT_STATUS)
+        NewRegistration = new.get_model("tournaments", "Registration")
+        NewWithdrawal = new.get_model("tournaments", "Withdrawal")
+        statuses = dict(NewRegistration.objects.values_list("player__first_name", "status"))
+        assert statuses == {"mario": "registered", "luigi": "waitlisted", "peach": "registered",
+                            "toad": "waitlisted"}
+        open_ones = NewWithdrawal.objects.filter(reinstated_at__isnull=True)
+        assert sorted(open_ones.values_list("registration__player__first_name", flat=True)) == ["luigi", "mario"]
+        assert open_ones.get(registration=regs["mario"].pk).pk == kept.pk  # the same row, kept whole
+        assert NewWithdrawal.objects.get(pk=kept.pk).reason == "febbre"
+
+        back = _migrate(WITH_STATUS)
+        statuses = dict(back.get_model("tournaments", "Registration").objects.values_list(
+            "player__first_name", "status"))
+        assert statuses == {"mario": "withdrawn", "luigi": "withdrawn", "peach": "registered",
+                            "toad": "waitlisted"}
     finally:
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -35,7 +35,7 @@ def set_checked_in(
     tournament = registration.tournament
     require_referee(actor, tournament)
     number = _check_game(tournament, game_number)
-    if present and registration.status != Registration.Status.REGISTERED:
+    if present and not registration.is_active:
         raise DomainError(
             _("Only registered players can be checked in (not waitlisted or withdrawn)."),
             field="registration", rule="STATUS",
@@ -77,9 +77,8 @@ def carry_over_checkins(tournament: Tournament, game_number: Any, *, actor: Any)
     if number == 1:
         raise DomainError(_("Game 1 has no previous game to carry presences from."),
                           field="game_number", rule="GAME")
-    previous = Registration.objects.filter(
-        tournament=tournament, status=Registration.Status.REGISTERED,
-        checkins__game_number=number - 1,
+    previous = Registration.objects.active().with_state().filter(
+        tournament=tournament, checkins__game_number=number - 1,
     ).exclude(checkins__game_number=number).select_related("tournament")
     return bulk_checkin(previous, number, actor=actor)
 

@@ -49,11 +49,11 @@ def export_csv(tournament: Tournament, *, actor: Any) -> str:
     """All registrations (with e-mail and birth date: organizers only)."""
     require_organizer(actor, tournament)
     rows: list[list[Any]] = [list(CSV_COLUMNS)]
-    for reg in tournament.registrations.select_related("player__club").order_by("created_at", "id"):
+    for reg in tournament.registrations.with_state().select_related("player__club").order_by("created_at", "id"):
         p = reg.player  # personal data: as entered for this tournament (the registration's)
         rows.append([
             p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", reg.email,
-            format_date(reg.birth_date), reg.national_id, reg.status,
+            format_date(reg.birth_date), reg.national_id, reg.state,
         ])
     return spreadsheets.csv_text(rows)  # every cell neutralised (no live formula)
 

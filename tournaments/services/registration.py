@@ -19,7 +19,7 @@ from .players import PlayerData, player_for
 
 
 def registration_snapshot(r: Registration) -> dict[str, Any]:
-    return {"player": r.player_id, "name": r.player.full_name, "status": r.status}
+    return {"player": r.player_id, "name": r.player.full_name, "status": r.state}
 
 
 def _ask_when_same_name(tournament: Tournament, data: PlayerData, club: Club | None) -> None:
@@ -27,9 +27,8 @@ def _ask_when_same_name(tournament: Tournament, data: PlayerData, club: Club | N
     (the same person, or a namesake to tell apart by club or nickname), not a bare refusal."""
     if data.national_id or club is not None:
         return
-    same = (Registration.objects.filter(tournament=tournament, player__normalised_name=normalise_name(
-        data.first_name, data.last_name)).exclude(status=Registration.Status.WITHDRAWN)
-        .select_related("player__club").first())
+    same = (Registration.objects.current().filter(tournament=tournament, player__normalised_name=normalise_name(
+        data.first_name, data.last_name)).select_related("player__club").first())
     if same is None or (data.nickname and data.nickname.lower() != same.player.nickname.lower()):
         return
     other = same.player
@@ -79,14 +78,13 @@ def register(
     _ask_when_same_name(tournament, data, club)
     player = player_for(data, club, actor=actor, tournament=tournament)
     registration = Registration.objects.filter(tournament=tournament, player=player).first()
-    if registration is not None and registration.status != Registration.Status.WITHDRAWN:
+    if registration is not None and not registration.is_withdrawn:
         raise DomainError(
             _registration_message_for_duplicate(player), field="last_name", rule="DUPLICATE"
         )
     full = (
         tournament.capacity is not None
-        and tournament.registrations.filter(status=Registration.Status.REGISTERED).count()
-        >= tournament.capacity
+        and tournament.registrations.active().count() >= tournament.capacity
     )
     status = Registration.Status.WAITLISTED if full else Registration.Status.REGISTERED
     before = registration_snapshot(registration) if registration else None
@@ -96,7 +94,7 @@ def register(
         registration = Registration.objects.create(
             tournament=tournament, player=player, status=status, **personal
         )
-    else:  # a withdrawn player comes back, at the end of the waiting list
+    else:  # a withdrawn player comes back (closing the withdrawal), at the end of the waiting list
         registration.withdrawals.filter(reinstated_at__isnull=True).update(reinstated_at=timezone.now())
         registration.status = status
         registration.created_at = timezone.now()
@@ -109,11 +107,10 @@ def register(
 
 
 def waitlist_position(registration: Registration) -> int | None:
-    if registration.status != Registration.Status.WAITLISTED:
+    if registration.status != Registration.Status.WAITLISTED or registration.is_withdrawn:
         return None
-    return Registration.objects.filter(
-        tournament_id=registration.tournament_id, status=Registration.Status.WAITLISTED,
-        created_at__lte=registration.created_at,
+    return Registration.objects.waitlisted().filter(
+        tournament_id=registration.tournament_id, created_at__lte=registration.created_at,
     ).exclude(created_at=registration.created_at, id__gt=registration.id).count()
 
 
@@ -133,18 +130,18 @@ def withdraw(registration: Registration, *, actor: Any, reason: str = "") -> Reg
     reason = " ".join(str(reason or "").split())
     if len(reason) > Withdrawal._meta.get_field("reason").max_length:
         raise DomainError(_("The reason is too long (200 characters at most)."), field="reason", rule="FORMAT")
-    registration = Registration.objects.select_related("player").get(pk=registration.pk)
-    if registration.status == Registration.Status.WITHDRAWN:
+    registration = Registration.objects.with_state().select_related("player").get(pk=registration.pk)
+    if registration.is_withdrawn:
         raise DomainError(
             _("This registration is already withdrawn."), field="status", rule="STATUS"
         )
-    was_registered = registration.status == Registration.Status.REGISTERED
+    was_registered = registration.is_active
     before = registration_snapshot(registration)
-    registration.status = Registration.Status.WITHDRAWN
-    registration.save(update_fields=["status"])
+    # The status stays (registered or waitlisted): the open withdrawal alone says "withdrawn".
     withdrawal = Withdrawal.objects.create(
         registration=registration, from_game=next_game(tournament), reason=reason,
         withdrawn_by=actor if getattr(actor, "is_authenticated", False) else None)
+    registration.in_withdrawal = True  # type: ignore[attr-defined]
     registration.checkins.all().delete()
     audit.record(actor=actor, action="registration.withdraw", obj=registration,
                  tournament=tournament, before=before,
@@ -155,12 +152,11 @@ def withdraw(registration: Registration, *, actor: Any, reason: str = "") -> Reg
 
 
 def _promote(tournament: Tournament, *, actor: Any) -> Registration | None:
-    registered = tournament.registrations.filter(status=Registration.Status.REGISTERED).count()
+    registered = tournament.registrations.active().count()
     if tournament.capacity is not None and registered >= tournament.capacity:
         return None
     first = (
-        tournament.registrations.select_related("player")
-        .filter(status=Registration.Status.WAITLISTED)
+        tournament.registrations.waitlisted().select_related("player")
         .order_by("created_at", "id")
         .first()
     )
@@ -178,7 +174,7 @@ def _promote(tournament: Tournament, *, actor: Any) -> Registration | None:
 def promote(registration: Registration, *, actor: Any) -> Registration:
     """An organizer moves a waitlisted player up by hand (even beyond the capacity)."""
     require_organizer(actor, registration.tournament)
-    if registration.status != Registration.Status.WAITLISTED:
+    if registration.status != Registration.Status.WAITLISTED or registration.is_withdrawn:
         raise DomainError(_("Only a waitlisted player can be moved up."), field="status",
                           rule="STATUS")
     before = registration_snapshot(registration)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from config.errors import DomainError
 
 from .. import audit
-from ..models import AccessLink, Player, Registration, Tournament, TournamentRole
+from ..models import AccessLink, Player, Tournament, TournamentRole
 from .guards import require_organizer
 
 
@@ -71,9 +71,7 @@ def create_link(
                                          user=user)
         after = {"kind": "referee", "user": user.get_username()}
     else:
-        if not tournament.registrations.filter(player=player).exclude(
-            status=Registration.Status.WITHDRAWN
-        ).exists():
+        if not tournament.registrations.current().filter(player=player).exists():
             raise DomainError(_("This player is not registered for this tournament."),
                               field="player", rule="STATUS")
         link = AccessLink.objects.create(tournament=tournament, kind=AccessLink.Kind.PLAYER,
