@@ -6,28 +6,20 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import migrate_to, migrate_to_latest
 
 BEFORE = [("tables", "0002_clocks_turns_objectives"), ("tournaments", "0004_tournament_club")]
 AFTER = [("tables", "0003_game_secret_seed_commitment"),
          ("tournaments", "0005_registration_personal_data")]
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_old_games_and_players_survive_the_migrations() -> None:
     try:
-        old = _migrate(BEFORE)
+        old = migrate_to(BEFORE)
         User = old.get_model("auth", "User")
         Tournament = old.get_model("tournaments", "Tournament")
         Role = old.get_model("tournaments", "TournamentRole")
@@ -48,7 +40,7 @@ def test_old_games_and_players_survive_the_migrations() -> None:
         game = Game.objects.create(tournament=mine, number=1, status="running", deal_objectives=True,
                                    objectives_seed="old-seed")
 
-        new = _migrate(AFTER)
+        new = migrate_to(AFTER)
         Game = new.get_model("tables", "Game")
         Registration = new.get_model("tournaments", "Registration")
         migrated = Game.objects.get(pk=game.pk)
@@ -58,4 +50,4 @@ def test_old_games_and_players_survive_the_migrations() -> None:
         assert got[regs[0].pk] == got[regs[1].pk] == ("m@a.example", "RCU-1")
         assert got[regs[2].pk] == ("", "")  # Bob's tournament reused Alice's player: nothing
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()

@@ -7,17 +7,15 @@ database is migrated, and back."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from config.errors import DomainError
 from scoring import selectors as scoring_selectors
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tests.factories import scoring as f
+from tests.migrating import migrate_to, migrate_to_latest
 from tests.tables.conftest import make_tournament, make_user
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, CheckIn, Registration, Withdrawal
@@ -82,17 +80,10 @@ BEFORE = [("tournaments", "0013_scoring_system_from_the_registry")]
 AFTER = [("tournaments", "0014_withdrawals_have_their_own_model")]
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_withdrawn_registrations_get_their_withdrawal_when_migrated_and_back() -> None:
     try:
-        old = _migrate(BEFORE)
+        old = migrate_to(BEFORE)
         User = old.get_model("auth", "User")
         Tournament = old.get_model("tournaments", "Tournament")
         Player = old.get_model("tournaments", "Player")
@@ -108,17 +99,17 @@ def test_withdrawn_registrations_get_their_withdrawal_when_migrated_and_back() -
         Audit.objects.create(tournament=t, actor=anna_org, action="registration.withdraw",
                              object_type="tournaments.Registration", object_id=str(left.pk), at=at)
 
-        new = _migrate(AFTER)
+        new = migrate_to(AFTER)
         NewWithdrawal = new.get_model("tournaments", "Withdrawal")
         rows = list(NewWithdrawal.objects.all())
         assert [(w.registration_id, w.withdrawn_at, w.withdrawn_by_id, w.from_game) for w in rows] == [
             (left.pk, at, anna_org.pk, None)]
 
-        back = _migrate(BEFORE)
+        back = migrate_to(BEFORE)
         statuses = dict(back.get_model("tournaments", "Registration").objects.values_list("pk", "status"))
         assert statuses == {left.pk: "withdrawn", stays.pk: "registered"}
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
 
 
 @pytest.mark.django_db
@@ -180,7 +171,7 @@ WITHOUT_STATUS = [("tournaments", "0015_withdrawn_is_the_open_withdrawal")]
 @pytest.mark.django_db(transaction=True)
 def test_the_withdrawn_status_becomes_the_open_withdrawal_when_migrated_and_back() -> None:
     try:
-        old = _migrate(WITH_STATUS)
+        old = migrate_to(WITH_STATUS)
         Tournament = old.get_model("tournaments", "Tournament")
         Player = old.get_model("tournaments", "Player")
         OldRegistration = old.get_model("tournaments", "Registration")
@@ -199,7 +190,7 @@ def test_the_withdrawn_status_becomes_the_open_withdrawal_when_migrated_and_back
                              after={"status": "withdrawn"})
         OldWithdrawal.objects.create(registration=regs["peach"])  # left open by mistake: peach plays
 
-        new = _migrate(WITHOUT_STATUS)
+        new = migrate_to(WITHOUT_STATUS)
         NewRegistration = new.get_model("tournaments", "Registration")
         NewWithdrawal = new.get_model("tournaments", "Withdrawal")
         statuses = dict(NewRegistration.objects.values_list("player__first_name", "status"))
@@ -210,10 +201,10 @@ def test_the_withdrawn_status_becomes_the_open_withdrawal_when_migrated_and_back
         assert open_ones.get(registration=regs["mario"].pk).pk == kept.pk  # the same row, kept whole
         assert NewWithdrawal.objects.get(pk=kept.pk).reason == "febbre"
 
-        back = _migrate(WITH_STATUS)
+        back = migrate_to(WITH_STATUS)
         statuses = dict(back.get_model("tournaments", "Registration").objects.values_list(
             "player__first_name", "status"))
         assert statuses == {"mario": "withdrawn", "luigi": "withdrawn", "peach": "registered",
                             "toad": "waitlisted"}
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
