@@ -275,6 +275,9 @@ class Browser:
     def check(self, page: Any, name: str, *, full_page: bool = True) -> Path:
         """A step's page: no overflow and no clipped control at phone width (a page seen on a
         desktop is looked at once at 360 px too), axe-core clean, a screenshot."""
+        # the stylesheet loaded: a layout forced before it is measured without it (a page one
+        # click has just loaded, on a busy machine: a 360 px page measured 726 px wide)
+        page.wait_for_load_state("load")
         width = page.viewport_size["width"]
         if width > PHONE["width"]:
             page.set_viewport_size(PHONE)
