@@ -432,7 +432,12 @@ def main() -> int:
     ap.add_argument("--crowd-poll", default="1.5", help="the clients' polling periods, seconds")
     ap.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--crowd-only", action="store_true",
+                    help="only the 1,200 polling clients (part 4), for working on its tail; not written")
     args = ap.parse_args()
+    if args.crowd_only and args.write:
+        print("--crowd-only measures one part: it is not written to docs/benchmarks.md", file=sys.stderr)
+        return 2
     if not shutil.which("wrk"):
         print("needs wrk (apt-get install -y wrk)", file=sys.stderr)
         return 2
@@ -449,8 +454,9 @@ def main() -> int:
     out: dict[str, Any] = {"compute": {}, "pages": [], "loads": [load_average()], "machine": f"Python {platform.python_version()}, "
                            f"{platform.machine()}, nproc {os.cpu_count()}, load average at the start "
                            f"{os.getloadavg()[0]:.1f}"}
-    sizes = [int(x) for x in args.sizes.split(",") if x]
-    for n in sorted(set(sizes) | {args.players}):
+    sizes = [] if args.crowd_only else [int(x) for x in args.sizes.split(",") if x]
+    d: dict[str, Any] = {}
+    for n in sorted(set(sizes) | {args.players}) if sizes else []:
         call_command("flush", interactive=False, verbosity=0)
         cache.clear()
         started = time.perf_counter()
@@ -489,17 +495,7 @@ def main() -> int:
     connections.close_all()
     port = args.port or _free_port()
     base = f"http://127.0.0.1:{port}"
-    people, tables = d["people"], d["tables"]
-    table1 = tables[0]
-    paths = {
-        "leaderboard": "/t/bench/standings/",
-        "tables page": "/t/bench/games/1/tables/",
-        "table page": f"/t/bench/games/1/tables/{table1.number}/",
-        "player page": f"/t/bench/standings/player/{people[7].pk}/",
-        "standings API": "/api/scoring/tournaments/bench/standings/",
-        "standings API, a page": "/api/scoring/tournaments/bench/standings/?limit=100",
-        "clock API": f"/api/tournaments/bench/games/1/tables/{table1.number}/clock/",
-    }
+    paths = {} if args.crowd_only else _paths(d)
     BENCH_STATIC.mkdir(exist_ok=True)
     servers: list[subprocess.Popen[bytes]] = []
     try:
@@ -512,36 +508,10 @@ def main() -> int:
             (BENCH_STATIC / f"{size}.html").write_bytes(b"x" * size)
         connections.close_all()
         servers += start_servers(env, port)
-        _wait(base + paths["leaderboard"], timeout=60)
-        settle(d["t"].pk)
-        for name, path in paths.items():
-            status, headers, body = _get(base + path, {"Accept-Encoding": "gzip"})
-            etag = headers.get("ETag", "")
-            static_url = f"{base}/static/_live_bench/{sizes_of[name]}.html"
-            _wait(static_url, timeout=60)
-            wrk(base + path, 1, {"Accept-Encoding": "gzip"})  # warm
-            s1 = wrk(static_url, args.seconds)
-            cond = measured(servers, partial(wrk, base + path, args.seconds,
-                                             {"If-None-Match": etag, "Accept-Encoding": "gzip"}))
-            full = measured(servers, partial(wrk, base + path, args.seconds, {"Accept-Encoding": "gzip"}))
-            s2 = wrk(static_url, args.seconds)
-            static_rps = (s1["rps"] + s2["rps"]) / 2
-            check = _get(base + path, {"If-None-Match": etag})[0]
-            row = {"name": name, "bytes": sizes_of[name], "gzip_bytes": len(body),
-                   "gzip": headers.get("Content-Encoding", "") == "gzip", "etag": bool(etag), "status304": check,
-                   "static": static_rps, "cond": cond, "full": full,
-                   "r304": static_rps / max(cond["rps"], 0.01), "rfull": static_rps / max(full["rps"], 0.01)}
-            out["pages"].append(row)
-            print(f"{name}: {row['bytes']} B (gzip {row['gzip_bytes']} B) static {static_rps:.0f} req/s | "
-                  f"304 {cond['rps']:.0f} req/s p99 {cond['p99']:.1f} ms ({row['r304']:.1f}x, server CPU "
-                  f"{cond['cpu_us']:.0f} µs) | full {full['rps']:.0f} req/s p99 {full['p99']:.1f} ms "
-                  f"({row['rfull']:.1f}x, {full['cpu_us']:.0f} µs) | answered {check}"
-                  + (f" NON-2xx/3xx {cond['non2xx'] + full['non2xx']:.0f}" if cond["non2xx"] + full["non2xx"] else ""),
-                  flush=True)
-        out["visible"] = visibility(base, d, args.trials, 50)
-        v = out["visible"]
-        print(f"confirmation → visible: server p50 {v['server_p50'] * 1000:.0f} ms p95 {v['server_p95'] * 1000:.0f} "
-              f"ms; phones polling every {POLL} s: p50 {v['phone_p50']:.2f} s p95 {v['phone_p95']:.2f} s", flush=True)
+        _wait(base + f"/t/{events[0]['t'].slug}/standings/", timeout=60)
+        if not args.crowd_only:
+            settle(d["t"].pk)
+            out["visible"] = pages_and_visibility(base, d, paths, sizes_of, servers, out, args)
         # 1,200 phones on 30 events, results confirmed meanwhile in some of them
         out["crowd"] = []
         for period in [float(x) for x in args.crowd_poll.split(",")]:
@@ -554,11 +524,63 @@ def main() -> int:
         for server in servers:
             server.wait(timeout=30)
         shutil.rmtree(BENCH_STATIC, ignore_errors=True)
+    if args.crowd_only:
+        return 0
     section = report(out, args)
     print("\n" + section)
     if args.write:
         write_section("## Live (national scale", section)
     return 0
+
+
+def _paths(d: dict[str, Any]) -> dict[str, str]:
+    """The public pages measured one by one (part 2), in the big tournament."""
+    people, tables = d["people"], d["tables"]
+    table1 = tables[0]
+    return {
+        "leaderboard": "/t/bench/standings/",
+        "tables page": "/t/bench/games/1/tables/",
+        "table page": f"/t/bench/games/1/tables/{table1.number}/",
+        "player page": f"/t/bench/standings/player/{people[7].pk}/",
+        "standings API": "/api/scoring/tournaments/bench/standings/",
+        "standings API, a page": "/api/scoring/tournaments/bench/standings/?limit=100",
+        "clock API": f"/api/tournaments/bench/games/1/tables/{table1.number}/clock/",
+    }
+
+
+def pages_and_visibility(base: str, d: dict[str, Any], paths: dict[str, str], sizes_of: dict[str, int],
+                         servers: list[subprocess.Popen[bytes]], out: dict[str, Any],
+                         args: argparse.Namespace) -> dict[str, float]:
+    """Parts 2 and 3: each public page beside its static twin, then confirmation → visible."""
+    for name, path in paths.items():
+        status, headers, body = _get(base + path, {"Accept-Encoding": "gzip"})
+        etag = headers.get("ETag", "")
+        static_url = f"{base}/static/_live_bench/{sizes_of[name]}.html"
+        _wait(static_url, timeout=60)
+        wrk(base + path, 1, {"Accept-Encoding": "gzip"})  # warm
+        s1 = wrk(static_url, args.seconds)
+        cond = measured(servers, partial(wrk, base + path, args.seconds,
+                                         {"If-None-Match": etag, "Accept-Encoding": "gzip"}))
+        full = measured(servers, partial(wrk, base + path, args.seconds, {"Accept-Encoding": "gzip"}))
+        s2 = wrk(static_url, args.seconds)
+        static_rps = (s1["rps"] + s2["rps"]) / 2
+        check = _get(base + path, {"If-None-Match": etag})[0]
+        row = {"name": name, "bytes": sizes_of[name], "gzip_bytes": len(body),
+               "gzip": headers.get("Content-Encoding", "") == "gzip", "etag": bool(etag), "status304": check,
+               "static": static_rps, "cond": cond, "full": full,
+               "r304": static_rps / max(cond["rps"], 0.01), "rfull": static_rps / max(full["rps"], 0.01)}
+        out["pages"].append(row)
+        print(f"{name}: {row['bytes']} B (gzip {row['gzip_bytes']} B) static {static_rps:.0f} req/s | "
+              f"304 {cond['rps']:.0f} req/s p99 {cond['p99']:.1f} ms ({row['r304']:.1f}x, server CPU "
+              f"{cond['cpu_us']:.0f} µs) | full {full['rps']:.0f} req/s p99 {full['p99']:.1f} ms "
+              f"({row['rfull']:.1f}x, {full['cpu_us']:.0f} µs) | answered {check}"
+              + (f" NON-2xx/3xx {cond['non2xx'] + full['non2xx']:.0f}" if cond["non2xx"] + full["non2xx"] else ""),
+              flush=True)
+    out["visible"] = visibility(base, d, args.trials, 50)
+    v = out["visible"]
+    print(f"confirmation → visible: server p50 {v['server_p50'] * 1000:.0f} ms p95 {v['server_p95'] * 1000:.0f} "
+          f"ms; phones polling every {POLL} s: p50 {v['phone_p50']:.2f} s p95 {v['phone_p95']:.2f} s", flush=True)
+    return v
 
 
 def write_section(heading: str, section: str) -> None:
