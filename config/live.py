@@ -6,10 +6,10 @@ a minute. So each public page (a view marked with :func:`public`) is named by a 
 digest of the path and query, the language, htmx or not, the code's build stamp and two version
 numbers kept in the shared cache:
 
-- the tournament's version (``live:v:t:<slug>``), bumped after every committed write a viewer
-  could see (model signals of the three apps, plus a bump after any write request under
-  ``t/<slug>/`` or ``tournaments/<slug>/``, plus the standings task when it stores new
-  standings);
+- the tournament's version (``live:v:t:<slug>``), bumped once by every committed transaction
+  that wrote something a viewer could see (model signals of the three apps: :func:`bump_on_commit`),
+  plus after a write request under ``t/<slug>/`` or ``tournaments/<slug>/`` that committed no
+  such bump, plus by the standings task when it stores new standings;
 - the site version (``live:v:site``), bumped when a player or a club changes (they show on every
   tournament's pages) or a tournament is renamed.
 
@@ -44,7 +44,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +135,13 @@ def _incr(key: str) -> None:
     except ValueError:  # missing: a random start, never a number an old validator saw
         cache.add(key, secrets.randbelow(2**62), None)
     _listener.announce(key)
+    bumped = getattr(_request_bumps, "keys", None)
+    if bumped is not None:
+        bumped.add(key)
+
+
+# The versions bumped while this thread serves a write request (LiveMiddleware._bump_written).
+_request_bumps = threading.local()
 
 
 class _Listener:
@@ -221,11 +228,47 @@ def bump(slug: str | None = None) -> None:
     _incr(tournament_key(slug) if slug else SITE_KEY)
 
 
+# Marks this module's commit callback among a transaction's (see bump_on_commit).
+_PENDING = "live_version_key"
+
+
+def _pending_bump(key: str) -> Any:
+    """The current transaction's commit callback that bumps ``key``, if it has one."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        return None
+    for _savepoints, func, _robust in conn.run_on_commit:
+        if getattr(func, _PENDING, None) == key:
+            return func
+    return None
+
+
 def bump_on_commit(slug: str | None = None) -> None:
-    """Bump now and again once the current transaction commits: a reader between the write and
-    the commit may have stored the old state under the first new version, never read again."""
-    bump(slug)
-    transaction.on_commit(lambda: bump(slug))
+    """A viewer-visible change in the current transaction: the version is bumped once, when the
+    transaction commits (other connections see nothing of it before), however many rows it
+    saves. Every version is a render of each page viewed in each process: a confirmation saved
+    four rows and bumped eight times. The writing connection sees its own change at once: until
+    the commit, its validators carry a token that each of its writes renews (a test's
+    transaction never commits; a savepoint rolled back takes its callback, and so its token,
+    with it)."""
+    key = tournament_key(slug) if slug else SITE_KEY
+    if not transaction.get_connection().in_atomic_block:
+        _incr(key)
+        return
+    pending = _pending_bump(key)
+    if pending is None:
+        pending = partial(_incr, key)
+        setattr(pending, _PENDING, key)
+        transaction.on_commit(pending)
+    pending.live_token = secrets.token_hex(8)
+
+
+def _own_writes(slug: str | None) -> str:
+    """The tokens of this connection's uncommitted writes to what a page of ``slug`` shows."""
+    if not transaction.get_connection().in_atomic_block:
+        return ""
+    keys = [SITE_KEY] + ([tournament_key(slug)] if slug else [])
+    return ".".join(getattr(_pending_bump(k), "live_token", "") for k in keys)
 
 
 # ------------------------------------------------------------------------------ model signals
@@ -360,7 +403,7 @@ def validator(meta: dict[str, Any], path: str, slug: str | None, language: str, 
     site, tour = versions(slug)
     raw = "|".join((build_stamp(), path, meta.get("QUERY_STRING", ""), language,
                     "hx" if meta.get("HTTP_HX_REQUEST") else "", str(site), str(tour),
-                    str(int(time.time() // bucket)) if bucket and _no_worker() else ""))
+                    str(int(time.time() // bucket)) if bucket and _no_worker() else "", _own_writes(slug)))
     return 'W/"' + hashlib.blake2b(raw.encode(), digest_size=12).hexdigest() + '"'
 
 
@@ -441,9 +484,13 @@ class LiveMiddleware:
         if (settings.SESSION_COOKIE_NAME in request.COOKIES) == self.early:
             return self.get_response(request)  # the other one of the pair answers it
         if not enabled() or request.method not in ("GET", "HEAD"):
-            response = self.get_response(request)
-            if enabled() and request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
-                self._bump_written(request)
+            _request_bumps.keys = set()
+            try:
+                response = self.get_response(request)
+                if enabled() and request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
+                    self._bump_written(request, _request_bumps.keys)
+            finally:
+                _request_bumps.keys = None
             return response
         route = _route(request.path_info)
         if route is None:
@@ -492,12 +539,13 @@ class LiveMiddleware:
         return _replay(request, meta, compressed if gz and compressed else body, gz, etag)
 
     @staticmethod
-    def _bump_written(request: HttpRequest) -> None:
-        """A write request that succeeded: its tournament's pages get a new validator (catches
-        writes that bypass model signals, such as ``QuerySet.update``)."""
+    def _bump_written(request: HttpRequest, bumped: set[str]) -> None:
+        """A write request that succeeded: its tournament's pages get a new validator, unless a
+        commit during the request gave them one (catches writes that bypass model signals, such
+        as ``QuerySet.update``)."""
         match = getattr(request, "resolver_match", None)
         slug = match.kwargs.get("slug") if match is not None else None
-        if slug:
+        if slug and tournament_key(slug) not in bumped:
             bump(slug)
 
 

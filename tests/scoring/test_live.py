@@ -194,3 +194,57 @@ def test_a_player_link_session_is_never_served_the_shared_result_page(setup: dic
     browser.cookies["sessionid"] = session.session_key
     r = browser.get(f"/t/{t.slug}/results/table/{table.pk}/")
     assert r.status_code == 200 and not r.has_header("ETag")
+
+
+def _version(t: Any) -> int:
+    from django.core.cache import cache
+
+    from config import live
+
+    live.versions(t.slug)  # a number to start from
+    return int(cache.get(live.tournament_key(t.slug)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_confirmation_is_one_new_version_however_many_rows_it_saves(setup: dict[str, Any]) -> None:
+    """Every new version is a render of each page viewed, in every server process: the entry and
+    the confirmation save several rows each (result, audit entries, confirmation) but each is one
+    transaction, so one new version when it commits."""
+    t, table = setup["t"], setup["table"]
+    board = f.board_data(setup["objectives"], winner=2, armies=[30, 40, 30, 30])
+    start = _version(t)
+    sub = f.enter(table, setup["ref1"], "board", board, ended_by="objective")
+    assert _version(t) == start + 1
+    services.confirm_result(actor=setup["ref2"], submission=sub)
+    assert _version(t) == start + 2
+    assert "130" in Client().get(f"/t/{t.slug}/standings/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_is_seen_by_its_own_transaction_at_once_and_by_others_when_it_commits(
+        setup: dict[str, Any]) -> None:
+    from django.db import transaction
+
+    t, player = setup["t"], setup["players"][0]
+    other = f.make_table(t, 1, f.players(t, 4)).seats.get(number=1).player
+    url = f"/t/{t.slug}/standings/player/{player.pk}/"
+    phone = Client()
+    first = _etag(phone, url)
+    start = _version(t)
+
+    class Undo(Exception):
+        pass
+
+    with pytest.raises(Undo), transaction.atomic():
+        table_services.swap_players(setup["table"].game, player.pk, other.pk, actor=setup["org"])
+        assert _version(t) == start  # nothing committed: other connections keep the page they have
+        assert _poll(phone, url, first).status_code == 200  # this connection sees its own write
+        raise Undo
+    # rolled back: the page is the one it was, under its old validator
+    assert _version(t) == start
+    assert _poll(phone, url, first).status_code == 304
+
+    with transaction.atomic():
+        table_services.swap_players(setup["table"].game, player.pk, other.pk, actor=setup["org"])
+    assert _version(t) == start + 1
+    assert _poll(phone, url, first).status_code == 200
