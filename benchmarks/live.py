@@ -19,8 +19,9 @@ The database and the Redis number given are EMPTIED first. It measures:
    polling every 1.5 s (the leaderboard's htmx interval) at random phases see, p50/p95;
 4. 1,200 polling clients (30 events × 40 players, each its event's leaderboard every 1.5 s on
    average with ``If-None-Match``, while results keep being confirmed) for ``--poll-seconds``:
-   p50/p95/p99 and errors (wrk with a Lua script, :func:`crowd`: one wrk per event, the events'
-   starts spread over one poll period, one kept-alive connection per phone).
+   p50/p95/p99 and errors (wrk with a Lua script, :func:`crowd`: one wrk per event, one
+   kept-alive connection per phone, the events arriving over 10 s, and again all within one poll
+   period: ``--crowd-arrival``).
 
 wrk (Debian package ``wrk``) and the load client run on the same cores as the server: the figures
 are a floor. ``--write`` replaces the "Live" section of docs/benchmarks.md.
@@ -239,14 +240,17 @@ def _percentile(histogram: dict[int, int], p: float) -> float:
     return 0.0
 
 
-def crowd(base: str, paths: list[str], clients: int, seconds: int, period: float) -> dict[str, float]:
+def crowd(base: str, paths: list[str], clients: int, seconds: int, period: float,
+          arrival: float) -> dict[str, float]:
     """``clients`` phones (shared out between ``paths``, one event's leaderboard each) polling
-    every ``period`` seconds on average for ``seconds``: requests/s, p50/p95/p99 ms over every
-    request and errors (socket errors and answers other than 2xx/3xx).
+    every ``period`` seconds on average, all of them for ``seconds``: requests/s, p50/p95/p99 ms
+    over every request and errors (socket errors and answers other than 2xx/3xx).
 
-    One wrk per event, the events' starts spread over one period: wrk opens all its connections
-    at the same instant, which phones never do (each connects when it polls); 1,200 connections
-    opened in the same millisecond would measure that burst, not the polling."""
+    One wrk per event, the events arriving one after another over ``arrival`` seconds, and all
+    of them ending together after the last has polled for ``seconds``. Each wrk opens all its
+    connections at the same instant and sends their first polls at once (one waiting before its
+    first request would hold a server thread), which phones never do, and each wrk's start costs
+    CPU on the same cores as the server: the shorter ``arrival``, the harsher."""
     import json
     import tempfile
 
@@ -259,9 +263,11 @@ def crowd(base: str, paths: list[str], clients: int, seconds: int, period: float
                 f.write(CROWD_LUA % {"path": path, "per_thread": per, "seed": (i + 1) * 7919,
                                      "low": int(period * 500), "high": int(period * 1500)})
             scripts.append(f.name)
+        started = time.monotonic()
         for i, script in enumerate(scripts):
-            time.sleep(period / n if i else 0)
-            runs.append(subprocess.Popen(["wrk", "-t1", f"-c{per}", f"-d{seconds}s", "--timeout", "10s",
+            time.sleep(max(0.0, started + i * arrival / n - time.monotonic()))
+            left = started + arrival + seconds - time.monotonic()
+            runs.append(subprocess.Popen(["wrk", "-t1", f"-c{per}", f"-d{max(1, round(left))}s", "--timeout", "10s",
                                           "-s", script, base], stdout=subprocess.PIPE, text=True))
         outs = [r.communicate()[0] for r in runs]
     finally:
@@ -280,7 +286,7 @@ def crowd(base: str, paths: list[str], clients: int, seconds: int, period: float
                 histogram[int(value)] = histogram.get(int(value), 0) + int(count)
     return {**totals, "p50": _percentile(histogram, 50), "p95": _percentile(histogram, 95),
             "p99": _percentile(histogram, 99), "max": max(histogram, default=0) / 1000,
-            "seconds": float(seconds), "period": period, "clients": per * n}
+            "seconds": float(seconds), "period": period, "clients": per * n, "arrival": arrival}
 
 
 def load_average() -> float:
@@ -299,7 +305,7 @@ def sample_load(stop: threading.Event, into: list[float], every: float = 5.0) ->
 
 
 def crowd_with_writes(base: str, events: list[dict[str, Any]], clients: int, seconds: int, period: float,
-                      loads: list[float], servers: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+                      arrival: float, loads: list[float], servers: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
     """:func:`crowd` on the events' leaderboards while a referee confirms a correction in one of
     them every 2 s (through ``scoring.services``, in this process)."""
     from django.db import connections
@@ -315,18 +321,27 @@ def crowd_with_writes(base: str, events: list[dict[str, Any]], clients: int, sec
             stop.wait(2.0)
         connections.close_all()
 
+    # every event's leaderboard as its phones first load it, a few times so that both server
+    # processes have rendered it once: the events were bulk-created, so their first request
+    # computes the standings (nothing stored yet) and a fresh process compiles its templates. Not
+    # warmed, that start fell on the crowd's first seconds and was its whole tail (p99 0.3-0.9 s
+    # against 20-40 ms warmed, both arrival patterns, 2026-11-27)
+    for e in events:
+        for _ in range(4):
+            _get(f"{base}/t/{e['t'].slug}/standings/", {"HX-Request": "true", "Accept-Encoding": "gzip"})
     w = threading.Thread(target=writer)
     w.start()
     seen = [load_average()]
     sampler = sample_load(stop, seen)
     result = measured(servers, lambda: crowd(base, [f"/t/{e['t'].slug}/standings/" for e in events], clients,
-                                             seconds, period))
+                                             seconds, period, arrival))
     stop.set()
     w.join()
     sampler.join()
     result.update(writes=writes[0], load=max(seen))
     loads += seen
-    print(f"{result['clients']} clients polling every {period} s: {result['rps']:.0f} req/s, p50 "
+    print(f"{result['clients']} clients polling every {period} s, arriving over {arrival} s: "
+          f"{result['rps']:.0f} req/s, p50 "
           f"{result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, p99 {result['p99']:.1f} ms, errors "
           f"{result['errors'] + result['non2xx']}, {writes[0]} results confirmed meanwhile, server CPU "
           f"{result['cpu_us']:.0f} µs a request, load average up to {result['load']:.1f}", flush=True)
@@ -430,6 +445,9 @@ def main() -> int:
     ap.add_argument("--clients", default="1200", help="polling phones, a comma-separated list to run several")
     ap.add_argument("--poll-seconds", type=int, default=30)
     ap.add_argument("--crowd-poll", default="1.5", help="the clients' polling periods, seconds")
+    ap.add_argument("--crowd-arrival", default="10,1.5",
+                    help="seconds over which the 30 events' phones arrive, a comma-separated list to run several "
+                         "(the first is the goal's; 1.5: all of them within one poll period)")
     ap.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--crowd-only", action="store_true",
@@ -516,8 +534,9 @@ def main() -> int:
         out["crowd"] = []
         for period in [float(x) for x in args.crowd_poll.split(",")]:
             for clients in [int(x) for x in args.clients.split(",")]:
-                out["crowd"].append(crowd_with_writes(base, events, clients, args.poll_seconds, period, out["loads"],
-                                                      servers))
+                for arrival in [float(x) for x in args.crowd_arrival.split(",")]:
+                    out["crowd"].append(crowd_with_writes(base, events, clients, args.poll_seconds, period, arrival,
+                                                          out["loads"], servers))
     finally:
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
@@ -642,8 +661,9 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
     for c in out.get("crowd", []):
         lines += ["", f"{c['clients']} clients polling their event's leaderboard every {c['period']} s on average "
                       f"(30 events, {c['clients'] // 30} phones each, htmx + If-None-Match, one wrk per event, "
-                      f"their starts spread over one period, {c['writes']} results confirmed meanwhile), "
-                      f"{args.poll_seconds} s: {c['rps']:.0f} req/s, p50 {c['p50']:.1f} ms, p95 {c['p95']:.1f} ms, "
+                      f"the events arriving over {c['arrival']:g} s, {c['writes']} results confirmed meanwhile), "
+                      f"{args.poll_seconds} s all present: {c['rps']:.0f} req/s, p50 {c['p50']:.1f} ms, "
+                      f"p95 {c['p95']:.1f} ms, "
                       f"p99 {c['p99']:.1f} ms, {c['errors'] + c['non2xx']} errors; server CPU {c['cpu_us']:.0f} µs "
                       f"a request ({c['cpu_us'] * c['rps'] / 1e4:.0f}% of one core); load average up to "
                       f"{c['load']:.1f}."]

@@ -125,6 +125,8 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=40)
     ap.add_argument("--pace", type=float, default=4.0, help="seconds between a club's results, on average")
     ap.add_argument("--seconds", type=int, default=60, help="how long the Sunday lasts")
+    ap.add_argument("--arrival", type=float, default=10.0,
+                    help="seconds over which the clubs' phones arrive (benchmarks/live.py's crowd)")
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
@@ -164,7 +166,7 @@ def main() -> int:
         for c in clubs:
             c.start()
         polls = crowd(base, [f"/t/{e['t'].slug}/standings/" for e in events], args.clubs * args.players,
-                      args.seconds, POLL)
+                      max(1, round(args.seconds - args.arrival)), POLL, args.arrival)
         for c in clubs:
             c.join()
         stop.set()
@@ -198,7 +200,7 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         f"players at once, game 1 played; for {args.seconds} s each club's referees enter game 2's results through "
         f"the REST API (one session enters, another confirms; a table every {args.pace:g} s on average per club) "
         f"while {p['clients']} phones poll their event's leaderboard every {POLL} s on average (htmx + "
-        f"If-None-Match, wrk). gunicorn -w 2 -k gthread --threads {THREADS}, DEBUG off, PostgreSQL, Redis, one Celery worker, all on "
+        f"If-None-Match, wrk; the clubs' phones arriving over the first {args.arrival:g} s). gunicorn -w 2 -k gthread --threads {THREADS}, DEBUG off, PostgreSQL, Redis, one Celery worker, all on "
         f"the same cores as the clients. Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, Python "
         f"{platform.python_version()}, {platform.machine()}, nproc {os.cpu_count()}; load average during the "
         f"run {min(out['loads']):.1f}–{max(out['loads']):.1f} (other work shared the machine).",
