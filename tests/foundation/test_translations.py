@@ -67,3 +67,15 @@ def test_every_source_string_has_an_italian_entry(tmp_path: Path) -> None:
     ours = {(e.msgctxt, e.msgid) for e in read_po(ITALIAN_PO)}
     absent = sorted(m for _, m in fresh - ours)
     assert not absent, f"{len(absent)} strings without an Italian entry: {absent[:20]}"
+
+
+def test_italian_speaks_to_people_without_assuming_their_gender() -> None:
+    """Players, referees and organizers are women and men: a greeting or a "you are …" in the
+    masculine (Benvenuto, sei entrato) reads wrong to half of them."""
+    import re
+
+    # "il benvenuto" is the noun ("Ti diamo il benvenuto"), neutral
+    gendered = re.compile(r"(?<!il )\bbenvenut[oa]\b|\bsei (entrat|pront|sicur|stat|registrat|iscritt|conness)[oa]\b",
+                          re.I)
+    found = [s for e in read_po(ITALIAN_PO) for s in e.msgstr if gendered.search(s)]
+    assert not found, found
