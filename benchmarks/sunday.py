@@ -203,7 +203,8 @@ def report(out: dict[str, Any], args: argparse.Namespace) -> str:
         f"If-None-Match, wrk; the clubs' phones arriving over the first {args.arrival:g} s). gunicorn -w 2 -k gthread --threads {THREADS}, DEBUG off, PostgreSQL, Redis, one Celery worker, all on "
         f"the same cores as the clients. Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, Python "
         f"{platform.python_version()}, {platform.machine()}, nproc {os.cpu_count()}; load average during the "
-        f"run {min(out['loads']):.1f}–{max(out['loads']):.1f} (other work shared the machine).",
+        f"run {min(out['loads']):.1f}–{max(out['loads']):.1f} (2 is both cores busy: the server, its worker and "
+        f"database, the clubs and the phones' wrk all share them).",
         "",
         "| what | requests | p50 ms | p95 ms | errors |",
         "|---|---|---|---|---|",
