@@ -232,11 +232,8 @@ def bump(slug: str | None = None) -> None:
 _PENDING = "live_version_key"
 
 
-def _pending_bump(key: str) -> Any:
-    """The current transaction's commit callback that bumps ``key``, if it has one."""
-    conn = transaction.get_connection()
-    if not conn.in_atomic_block:
-        return None
+def _pending_bump(conn: Any, key: str) -> Any:
+    """The commit callback of ``conn``'s current transaction that bumps ``key``, if it has one."""
     for _savepoints, func, _robust in conn.run_on_commit:
         if getattr(func, _PENDING, None) == key:
             return func
@@ -252,10 +249,11 @@ def bump_on_commit(slug: str | None = None) -> None:
     transaction never commits; a savepoint rolled back takes its callback, and so its token,
     with it)."""
     key = tournament_key(slug) if slug else SITE_KEY
-    if not transaction.get_connection().in_atomic_block:
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
         _incr(key)
         return
-    pending = _pending_bump(key)
+    pending = _pending_bump(conn, key)
     if pending is None:
         pending = partial(_incr, key)
         setattr(pending, _PENDING, key)
@@ -265,10 +263,11 @@ def bump_on_commit(slug: str | None = None) -> None:
 
 def _own_writes(slug: str | None) -> str:
     """The tokens of this connection's uncommitted writes to what a page of ``slug`` shows."""
-    if not transaction.get_connection().in_atomic_block:
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:  # every poll in production: no transaction open
         return ""
     keys = [SITE_KEY] + ([tournament_key(slug)] if slug else [])
-    return ".".join(getattr(_pending_bump(k), "live_token", "") for k in keys)
+    return ".".join(getattr(_pending_bump(conn, k), "live_token", "") for k in keys)
 
 
 # ------------------------------------------------------------------------------ model signals
