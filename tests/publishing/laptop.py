@@ -24,6 +24,12 @@ def standings_page(html: str) -> list[list[str]]:
     return [[x.strip() for x in row] for row in ROW.findall(html)]
 
 
+def standings_totals(html: str) -> list[str]:
+    """The totals of a standings page, top to bottom, as shown (not a number found anywhere in
+    the page: a player's id or a generated name may contain it)."""
+    return [row[3] for row in standings_page(html)]
+
+
 def _event(slug: str) -> dict[str, Any]:
     from tables.models import Seat
     from tournaments.models import Tournament, TournamentRole
