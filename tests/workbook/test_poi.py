@@ -117,14 +117,14 @@ def _demo() -> Tournament:
 
 def _season_evening() -> Tournament:
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    return Season.objects.get().evenings.order_by("date").first()  # type: ignore[return-value]
+    return Season.objects.get().evenings.order_by("date").first()
 
 
 def _master_with_finals() -> Tournament:
     """20 players: two qualifiers, the semifinals, the final (K-KO-RCU)."""
     from scoring import services
 
-    t = f.ScoringTournamentFactory(date=dt.date(2026, 6, 6), name="Master d'estate")
+    t: Any = f.ScoringTournamentFactory(date=dt.date(2026, 6, 6), name="Master d'estate")
     org, ref = f.role(t, "organizer"), f.role(t)
     everyone = f.players(t, 20)
     for i, p in enumerate(everyone):
