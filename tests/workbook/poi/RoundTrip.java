@@ -18,8 +18,8 @@ import org.apache.poi.ss.usermodel.WorkbookFactory;
 
 /**
  * What the clubs' validator does to a workbook, with Apache POI: open it from a stream through
- * WorkbookFactory, ask for a data format and create a cell style and a font (as its reader does
- * on every open), write the workbook back, and open the written file for the next check. The
+ * WorkbookFactory, ask for a data format and create cell styles and fonts (as its reader does on
+ * every open), write the workbook back, and open the written file for the next check. The
  * validator does this five times, then reads the file once more.
  *
  * Usage: java RoundTrip.java IN WORKDIR ROUNDS
@@ -39,9 +39,12 @@ public class RoundTrip {
             File next = new File(workdir, "round-" + round + suffix);
             try (InputStream in = new FileInputStream(current); Workbook wb = WorkbookFactory.create(in)) {
                 wb.createDataFormat().getFormat("0.000");
-                CellStyle style = wb.createCellStyle();
                 Font font = wb.createFont();
-                style.setFont(font);
+                Font headings = wb.createFont();
+                for (int k = 0; k < 4; k++) {  // the validator's reader makes four styles, two fonts
+                    CellStyle style = wb.createCellStyle();
+                    style.setFont(k == 3 ? headings : font);
+                }
                 try (OutputStream out = new FileOutputStream(next)) {
                     wb.write(out);
                 }
