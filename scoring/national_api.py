@@ -1,12 +1,17 @@
 """REST API of the national ranking (K-RANKING): the years, and one year's rows with every
 player's events (VT, counted). Public and read-only; name and club are the only personal data.
-Rows are bounded: ``?limit=`` (default 100, at most 1000) and ``?offset=``; ``?q=`` searches names."""
+Rows are bounded: ``?limit=`` (default 100, at most 1000) and ``?offset=``; ``?q=`` searches names.
+
+A year the instance can hold (:data:`FIRST_YEAR` to next year) with nothing counted yet is an
+empty ranking (200, ``rows: []``), so a client polling the current year sees it fill; only a year
+outside that range, with no ranking stored, is a 404."""
 
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,6 +22,15 @@ from . import national_selectors as ns
 from .models import NationalRankingRow
 
 DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
+# The earliest year an event can belong to here: the clubs' oldest workbooks that can be imported
+# are from 2017; 2000 leaves room for older club records without accepting any number as a year.
+FIRST_YEAR = 2000
+
+
+def holds(year: int) -> bool:
+    """Whether ``year`` is one the instance can hold: FIRST_YEAR to next year (a client a few
+    hours ahead on New Year's Eve already polls the next one)."""
+    return FIRST_YEAR <= year <= timezone.localdate().year + 1
 
 
 class RankingYearSerializer(serializers.Serializer):
@@ -88,17 +102,28 @@ class NationalRankingYearAPI(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        operation_id="ranking_year", responses=RankingYearRowsSerializer, summary="National ranking of a year, explained per player (K-RANKING)",
+        operation_id="ranking_year", summary="National ranking of a year, explained per player (K-RANKING)",
+        description=(f"Any year from {FIRST_YEAR} to next year answers 200: a year with nothing counted yet "
+                     "is an empty ranking (`rows: []`, `count: 0`, `version: 0` and `computed_at: null` "
+                     "until it is first computed), so the current year can be polled from January 1st. "
+                     "A year outside that range answers 404, unless a ranking is stored for it."),
+        responses={200: RankingYearRowsSerializer,
+                    404: OpenApiResponse(description=f"A year outside {FIRST_YEAR} to next year, with no ranking.")},
         parameters=[OpenApiParameter("q", str, description="Search by name or nickname"),
                     OpenApiParameter("limit", int, description=f"Rows per page (default {DEFAULT_LIMIT}, max {MAX_LIMIT})"),
                     OpenApiParameter("offset", int, description="Rows to skip")])
     def get(self, request: Request, year: int) -> Response:
         ranking = ns.year(year)
-        if ranking is None or not ranking.events:
-            raise Http404(_("No national ranking for this year."))
-        qs = ns.rows(ranking, (request.query_params.get("q") or "")[:100])
         limit = _int(request.query_params.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
         offset = _int(request.query_params.get("offset"), 0, 0, 2**31 - 1)
+        if ranking is None or not ranking.events:
+            if not holds(year):
+                raise Http404(_("No national ranking for this year."))
+            # nothing counted yet (or any more): an empty ranking, not an error
+            return Response({"year": year, "computed_at": ranking.computed_at if ranking else None,
+                             "version": ranking.version if ranking else 0, "count": 0, "limit": limit,
+                             "offset": offset, "rows": []})
+        qs = ns.rows(ranking, (request.query_params.get("q") or "")[:100])
         return Response({"year": ranking.year, "computed_at": ranking.computed_at, "version": ranking.version,
                          "count": qs.count(), "limit": limit, "offset": offset,
                          "rows": ns.row_dicts(ranking, list(qs[offset:offset + limit]))})

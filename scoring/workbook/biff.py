@@ -3,8 +3,13 @@ writes and the ranking's upload converts. Text goes to the shared-string table (
 numbers and dates to NUMBER records (dates with the built-in date format 14), nothing else:
 no formulas, no styles beyond that. The container is an OLE2 compound document.
 
-Hand-written because the one maintained-looking library for BIFF8 (xlwt) has had no release
-since 2017; the format needed here is a small, fixed subset, read back by ``xlrd`` in the tests.
+The clubs' validator opens the file with Apache POI and writes it back after every check, so
+the globals carry what POI needs to add its own styles and formats in place (the built-in FORMAT
+records); ``tests/workbook/test_poi.py`` runs Apache POI on every kind of exported event.
+
+Hand-written because the one library for BIFF8 (xlwt) has had no release since 2017; the
+format needed here is a small, fixed subset, read back by ``xlrd`` and by Apache POI in the tests
+(docs/workbook.md says why).
 """
 
 from __future__ import annotations
@@ -41,6 +46,22 @@ def _xf(font: int, fmt: int, style: bool) -> bytes:
     prot = 0xFFF5 if style else 0x0001
     used = 0x00 if style else 0xFC
     return _rec(0x00E0, struct.pack("<HHHBBBBIIH", font, fmt, prot, 0x20, 0, 0, used, 0, 0, 0x20C0))
+
+
+# The number formats Excel (and Apache POI) always list in the globals, whatever the cells use.
+# Without any FORMAT record Apache POI cannot place the one it adds when a program asks for a data
+# format: it appends it after the globals' EOF, and the file it writes back has no sheets.
+BUILTIN_FORMATS = (
+    (5, '"$"#,##0_);("$"#,##0)'), (6, '"$"#,##0_);[Red]("$"#,##0)'), (7, '"$"#,##0.00_);("$"#,##0.00)'),
+    (8, '"$"#,##0.00_);[Red]("$"#,##0.00)'), (0x2A, '_("$"* #,##0_);_("$"* (#,##0);_("$"* "-"_);_(@_)'),
+    (0x29, '_(* #,##0_);_(* (#,##0);_(* "-"_);_(@_)'),
+    (0x2C, '_("$"* #,##0.00_);_("$"* (#,##0.00);_("$"* "-"??_);_(@_)'),
+    (0x2B, '_(* #,##0.00_);_(* (#,##0.00);_(* "-"??_);_(@_)'),
+)
+
+
+def _formats() -> list[bytes]:
+    return [_rec(0x041E, struct.pack("<H", index) + _ustr(code, 2)) for index, code in BUILTIN_FORMATS]
 
 
 def _sst(strings: list[str]) -> bytes:
@@ -93,6 +114,7 @@ def workbook_stream(book: Book) -> bytes:
     head = [_bof(0x0005), _rec(0x0042, struct.pack("<H", 1200)),
             _rec(0x003D, struct.pack("<HHHHHHHHH", 0, 0, 0x4000, 0x2000, 0x0038, 0, 0, 1, 0x0258)),
             font * 5]
+    head += _formats()
     head += [_xf(0, 0, True) for _ in range(15)] + [_xf(0, 0, False), _xf(0, 14, False)]
     head.append(_rec(0x0293, struct.pack("<HBB", 0x8000, 0, 0xFF)))
     tail = _sst(list(strings)) + _rec(0x000A, b"")

@@ -259,10 +259,34 @@ def test_api_lists_years_and_explains_every_row(client: Any, year2025: list[Play
     page = client.get("/api/ranking/2025/?limit=3&offset=3").json()
     assert [r["position"] for r in page["rows"]] == [r["position"] for r in data["rows"][3:6]]
     assert client.get("/api/ranking/2025/?limit=abc").status_code == 200
-    assert client.get("/api/ranking/2019/").status_code == 404
+    assert client.get("/api/ranking/2019/").json()["rows"] == []  # nothing counted: empty, not missing
+    assert client.get("/api/ranking/1999/").status_code == 404  # before any year the instance holds
     assert client.get("/api/ranking/999999999999/").status_code == 404
     schema = client.get("/api/schema/").content.decode()
     assert "/api/ranking/{year}/" in schema and "RankingRow" in schema
+
+
+def test_a_client_polling_the_current_year_gets_an_empty_ranking_until_an_event_counts(
+        client: Any, eight: list[Player], django_capture_on_commit_callbacks: Any) -> None:
+    this_year = timezone.localdate().year
+    empty = client.get(f"/api/ranking/{this_year}/")
+    assert empty.status_code == 200
+    assert empty.json() == {"year": this_year, "computed_at": None, "version": 0, "count": 0, "limit": 100,
+                            "offset": 0, "rows": []}
+    assert client.get(f"/api/ranking/{this_year + 1}/").json()["rows"] == []  # already New Year somewhere
+    for outside in (1999, this_year + 2):
+        answer = client.get(f"/api/ranking/{outside}/")
+        assert answer.status_code == 404 and answer.json()["detail"] == "No national ranking for this year."
+
+    with django_capture_on_commit_callbacks(execute=True):
+        t, org, _ref = event(eight, day=dt.date(this_year, 1, 1))
+    counted = client.get(f"/api/ranking/{this_year}/").json()
+    assert counted["count"] == 8 and counted["rows"][0]["position"] == 1 and counted["version"] >= 1
+
+    with django_capture_on_commit_callbacks(execute=True):  # reopened: nothing counts any more
+        tournament_services.change_status(t, Tournament.Status.RUNNING, actor=org)
+    again = client.get(f"/api/ranking/{this_year}/").json()
+    assert (again["rows"], again["count"]) == ([], 0) and again["computed_at"] is not None
 
 
 def test_nobody_writes_through_the_api(client: Any, year2025: list[Player]) -> None:
