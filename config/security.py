@@ -5,8 +5,12 @@ Content security policy
     ``settings.CONTENT_SECURITY_POLICY`` on every response that has none yet: scripts and styles
     only from this server (no inline ``<script>`` blocks, no ``on*=`` attributes: behaviour lives
     in ``static/js/``), no plugins, no framing, forms post only here. The Swagger UI and Redoc
-    pages served by drf-spectacular need inline scripts, inline styles and blob workers; they get
-    ``settings.CONTENT_SECURITY_POLICY_DOCS`` instead (still no remote host).
+    pages served by drf-spectacular (``templates/api/``) build their styles in the page and run
+    Redoc's search in a blob worker; they get ``settings.CONTENT_SECURITY_POLICY_DOCS`` instead:
+    still no remote host and no inline script. A policy cannot stop everything: a
+    ``<link rel="preconnect">`` to another host is opened whatever it says, so those pages'
+    templates carry no reference to another host at all (drf-spectacular's own Redoc template
+    preconnected to Google Fonts).
 
 Login rate limit
     At most ``LOGIN_FAILURE_LIMIT`` failed logins per username + client address within
@@ -46,7 +50,7 @@ DEFAULT_CSP = (
     "form-action 'self'; frame-ancestors 'none'"
 )
 DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )

@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
 from config.converters import IdConverter
 from config.favicon import favicon
@@ -26,8 +30,11 @@ urlpatterns = [
     path("time", server_time, name="server-time"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # the documentation pages: every asset from this server, no inline script (templates/api/)
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(
+        url_name="api-schema", template_name="api/swagger_ui.html"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(
+        url_name="api-schema", template_name="api/redoc.html"), name="api-redoc"),
     path("api/", include(api_patterns)),
     path("", include("tables.referee_urls")),
     path("", include("tables.urls")),

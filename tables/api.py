@@ -15,6 +15,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    extend_schema_serializer,
     inline_serializer,
 )
 from rest_framework import serializers
@@ -33,22 +34,37 @@ from tournaments.permissions import TournamentObjectPermission, TournamentScoped
 
 # ----------------------------------------------------------------------------- serializers
 
+# Renamed fields kept under their old names, with the same values, marked deprecated in the
+# schema (docs/api.md "Stability"; CHANGELOG.md says when each goes). The old ``player`` of
+# seats and "where do I sit" (the player's name) cannot come back: ``player`` is the id now.
+def _old_player_id(*, allow_null: bool = False) -> serializers.IntegerField:
+    return serializers.IntegerField(allow_null=allow_null, read_only=True,
+                                    help_text="Deprecated: the same as `player` (renamed).")
 
+
+@extend_schema_serializer(deprecate_fields=["player_id", "club"])
 class SeatSerializer(serializers.ModelSerializer):
     player = serializers.IntegerField(source="player_id", allow_null=True, read_only=True)
     player_name = serializers.SerializerMethodField()
     club_name = serializers.SerializerMethodField()
     ghost = serializers.SerializerMethodField()
+    player_id = _old_player_id(allow_null=True)  # a ghost seat has no player
+    club = serializers.SerializerMethodField(
+        help_text="Deprecated: the same as `club_name` (renamed).")
 
     class Meta:
         model = Seat
-        fields = ["number", "player", "player_name", "club_name", "colour", "ghost"]
+        fields = ["number", "player", "player_name", "club_name", "colour", "ghost",
+                  "player_id", "club"]
 
     def get_player_name(self, seat: Seat) -> str | None:
         return seat.player.display_name if seat.player_id else None
 
     def get_club_name(self, seat: Seat) -> str | None:
         return seat.player.club.name if seat.player_id and seat.player.club_id else None
+
+    def get_club(self, seat: Seat) -> str | None:
+        return self.get_club_name(seat)
 
     def get_ghost(self, seat: Seat) -> bool:
         return seat.player_id is None
@@ -142,16 +158,20 @@ class ChangeSerializer(serializers.Serializer):
     game = GameSerializer()
 
 
+@extend_schema_serializer(deprecate_fields=["player_id"])
 class WhereSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     player_name = serializers.CharField()
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     colour = serializers.CharField()
+    player_id = _old_player_id()
 
 
+@extend_schema_serializer(deprecate_fields=["player_id"])
 class ObjectiveSerializer(serializers.Serializer):
     player = serializers.IntegerField()
+    player_id = _old_player_id()
     table = serializers.IntegerField()
     seat = serializers.IntegerField()
     objective = serializers.CharField()
@@ -312,7 +332,8 @@ class KnockoutPlanView(_GameView):
 
 def _where(seat: Seat) -> dict[str, Any]:
     return {"player": seat.player_id, "player_name": seat.player.display_name,
-            "table": seat.table.number, "seat": seat.number, "colour": seat.colour}
+            "table": seat.table.number, "seat": seat.number, "colour": seat.colour,
+            "player_id": seat.player_id}  # deprecated alias of player
 
 
 def visible_objectives(request: Any, game: Game) -> list[dict[str, Any]]:
@@ -329,7 +350,8 @@ def visible_objectives(request: Any, game: Game) -> list[dict[str, Any]]:
         player = linked_player(request, game.tournament)
         chosen = list(seats.filter(player=player).select_related("table")) if player else []
     return [
-        {"player": s.player_id, "table": s.table.number, "seat": s.number,
+        {"player": s.player_id, "player_id": s.player_id,  # deprecated alias of player
+         "table": s.table.number, "seat": s.number,
          "objective": s.objective,
          "name": deck[s.objective].name if s.objective in deck else s.objective,
          "territories": sorted(deck[s.objective].territories) if s.objective in deck else []}

@@ -3,7 +3,8 @@
 Redis with a real Celery worker subprocess pointed at the test database.
 
 Every page opened through :class:`Browser` is watched: a console error, an uncaught exception, a
-failed request, an HTTP error answer or a request to any host other than the app's own fails the
+failed request, an HTTP error answer, a request to any host other than the app's own or any
+content security policy violation (the page's ``securitypolicyviolation`` events) fails the
 test. :meth:`Browser.check` runs axe-core (``node_modules/axe-core``, installed by ``npm ci`` from
 package.json: no network at test time) and fails on serious/critical violations; screenshots go to
 ``artifacts/screenshots/`` (git-ignored, kept by CI).
@@ -107,6 +108,14 @@ WATCH_SWAPS = """() => {
 }"""
 
 
+# Every refusal by the content security policy, as the page itself hears it (an inline style
+# htmx injects, an image from another host...), reported to Browser.csp through a binding.
+WATCH_CSP = """document.addEventListener('securitypolicyviolation', e => {
+    window.__cspViolation(`${e.effectiveDirective} refused ${e.blockedURI || 'inline'} at `
+        + `${e.sourceFile || e.documentURI}:${e.lineNumber}${e.sample ? ' ' + e.sample : ''}`);
+}, true);"""
+
+
 def _missing() -> str:
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         return "needs DATABASE_URL (PostgreSQL) and REDIS_URL (a real Celery worker)"
@@ -184,6 +193,7 @@ class Browser:
                                           headless=True)
         self.problems: list[str] = []
         self.foreign: list[str] = []
+        self.csp: list[str] = []
         self.allowed_status: set[tuple[str, int]] = set()
         self.axe_source = AXE.read_text()
         self.shot_count = 0
@@ -196,10 +206,17 @@ class Browser:
             is_mobile=phone, has_touch=phone, device_scale_factor=1,
         )
         context.set_default_timeout(15_000)
-        context.route("**/*", self._route)
+        self._guard(context)
         page = context.new_page()
         self.watch(page)
         return page
+
+    def _guard(self, context: Any) -> None:
+        """No request leaves for another host; every CSP violation is recorded."""
+        context.route("**/*", self._route)
+        context.expose_binding(
+            "__cspViolation", lambda source, text: self.csp.append(f"{source['page'].url}: {text}"))
+        context.add_init_script(WATCH_CSP)
 
     def _route(self, route: Any) -> None:
         url = route.request.url
@@ -238,6 +255,7 @@ class Browser:
 
     def assert_clean(self) -> None:
         assert not self.foreign, f"requests to other hosts: {self.foreign}"
+        assert not self.csp, "content security policy violations:\n" + "\n".join(self.csp)
         assert not self.problems, "\n".join(self.problems)
 
     def axe(self, page: Any, name: str) -> None:
@@ -323,7 +341,7 @@ class Browser:
             base_url=self.base_url, viewport=page.viewport_size, locale="it-IT", device_scale_factor=2,
             storage_state=page.context.storage_state(),
         )
-        context.route("**/*", self._route)
+        self._guard(context)
         try:
             sharp = context.new_page()
             self.watch(sharp)
