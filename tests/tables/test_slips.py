@@ -11,6 +11,7 @@ from django.test import Client
 
 from engine.objectives import default_deck
 from tables.models import Seat
+from tests.factories.tournaments import open_private_link
 from tests.tables.conftest import add_players, add_role, make_user, player_link
 from tests.tables.test_pages import logged_in, started
 from tournaments.models import AccessLink, AuditEntry
@@ -52,7 +53,7 @@ def test_the_slips_link_opens_the_players_own_card_by_name(tournament, organizer
     token = re.search(r'/l/([A-Za-z0-9_-]+)/\?game=1', html).group(1)
     link = AccessLink.objects.get(token=token)
     phone = Client()
-    r = phone.get(f"/l/{token}/?game=1")
+    r = open_private_link(phone, token, {"game": "1"})
     assert r.status_code == 302 and r["Location"] == f"/t/{tournament.slug}/games/1/objective/"
     card = phone.get(r["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     mine = Seat.objects.get(game=game, player=link.player)
@@ -84,7 +85,7 @@ def test_a_seated_players_link_leads_with_their_table_and_seat(tournament, organ
     seat = Seat.objects.filter(game=game).select_related("player", "table").first()
     link = player_link(tournament, seat.player)
     phone = Client()
-    r = phone.get(f"/l/{link.token}/")
+    r = open_private_link(phone, link.token)
     assert r["Location"] == f"/t/{tournament.slug}/me/"
     page = phone.get(r["Location"], HTTP_ACCEPT_LANGUAGE="en")
     assert "no-store" in page["Cache-Control"]
@@ -121,5 +122,5 @@ def test_a_slip_link_with_a_strange_game_opens_the_players_page(tournament, orga
     seat = Seat.objects.filter(game=game).first()
     link = player_link(tournament, seat.player)
     for game_param in ("9" * 5000, "0", "99", "-1", "x"):
-        r = Client().get(f"/l/{link.token}/", {"game": game_param})
+        r = open_private_link(Client(), link.token, {"game": game_param})
         assert r.status_code == 302 and r["Location"] == f"/t/{tournament.slug}/me/"
