@@ -184,5 +184,7 @@ def open_private_link(client: Any, token: str, query: dict[str, str] | None = No
     landing = client.get(url)
     if landing.status_code != 200:
         return landing  # refused, or this browser holds it already (straight on)
-    replacing = re.search(r'name="replacing" value="([^"]*)"', landing.content.decode())
-    return client.post(url, {"replacing": html.unescape(replacing.group(1)) if replacing else ""})
+    page = landing.content.decode()
+    form = {name: html.unescape(value) for name, value in
+            re.findall(r'name="(replacing|csrfmiddlewaretoken)" value="([^"]*)"', page)}
+    return client.post(url, form)
