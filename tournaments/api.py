@@ -192,6 +192,8 @@ class ImportResultSerializer(serializers.Serializer):
 
 # --- clubs and players ---------------------------------------------------------------------
 class ClubList(generics.ListCreateAPIView):
+    """Clubs: anyone lists them; only a federation admin creates one (else 403, rule ROLE)."""
+
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
 

@@ -129,11 +129,10 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
                              % {"name": link.player.full_name if link.player else ""})
         return _link_target(request, link)
     # a GET, or a button pressed on a page that named someone else than who is here now: ask
-    response = render(request, "tournaments/link_open.html", {
+    return render(request, "tournaments/link_open.html", {
         "link": link, "replacing": replacing, "changed": request.method == "POST",
         "who": (link.user.get_full_name() or link.user.get_username()) if link.user else "",
     }, status=409 if request.method == "POST" else 200)
-    return response
 
 
 def _link_target(request: HttpRequest, link: AccessLink) -> HttpResponse:
