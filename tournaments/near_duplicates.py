@@ -75,12 +75,14 @@ def _require(actor: Any, *player_ids: int) -> None:
     for player in Player.objects.filter(pk__in=player_ids).order_by("pk"):
         events = outside_events(actor, player)
         if events:
-            raise PermissionDeniedError(refusal(player, events), field="players", rule="ROLE")
+            raise PermissionDeniedError(refusal(player, events) + " " + _("Nothing was changed."),
+                                        field="players", rule="ROLE")
 
 
 def refusal(player: Player, events: list[str]) -> str:
+    """Why a club admin may not decide on ``player``'s record: ``events`` they do not organise."""
     return _("%(name)s also played events you do not organise (%(events)s): only the federation, or "
-             "whoever organises all of them, may decide on this record. Nothing was changed.") % {
+             "whoever organises all of them, may decide on this record.") % {
         "name": player.full_name, "events": ", ".join(events)}
 
 

@@ -252,13 +252,14 @@ def test_a_club_admin_may_not_merge_a_player_of_events_they_do_not_organise(take
     # the pair is shown with why Alfa's admin may not decide it, and no merge button
     assert "Marco Rossi" in page and "Serata Roma" in page
     assert "solo la federazione" in page and 'name="decision"' not in page
+    assert "Non è stato cambiato nulla" not in page  # nothing was tried yet
     for decision in ("second", "first", "distinct"):
         r = alfa.post("/clubs/duplicates/decide/", {"first": w["rossi"].pk, "second": w["rosi"].pk,
                                                      "decision": decision}, HTTP_ACCEPT_LANGUAGE="it")
         assert r.status_code == 403
         text = r.content.decode()
         assert "Marco Rossi ha giocato anche eventi che non organizzi" in text
-        assert "Serata Roma" in text and "Torneo di Bruno" in text
+        assert "Serata Roma" in text and "Torneo di Bruno" in text and "Non è stato cambiato nulla" in text
     _unchanged(w)
     # the organizers' merge of the API holds to the same rule
     r = alfa.post(f"/api/tournaments/{w['evening'].slug}/players/merge/",
