@@ -10,7 +10,9 @@ from typing import Any
 
 from django.http import Http404
 from django.urls import reverse
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -299,6 +301,7 @@ class WhereView(_GameView):
         return Response([_where(s) for s in seats])
 
 
+@method_decorator(never_cache, name="dispatch")  # a player's secret card: never kept
 class ObjectiveView(_GameView):
     @extend_schema(
         responses=ObjectiveSerializer(many=True),

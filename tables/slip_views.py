@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from tournaments import formats
@@ -22,6 +23,7 @@ from .models import Seat
 from .views import _qr_of
 
 
+@never_cache  # every player's private link, as QR codes
 @require_http_methods(["GET", "POST"])
 @staff_required("organizer")
 def game_slips(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:

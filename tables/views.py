@@ -23,6 +23,7 @@ from django.utils import dateformat, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from config import live
@@ -266,6 +267,7 @@ def sheet(request: HttpRequest, slug: str, number: int, table: int) -> HttpRespo
     })
 
 
+@never_cache  # a player's secret card: never kept by a browser or a proxy
 @require_GET
 def objective(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A player's own objective card (private link); every card, and the secret seed they come

@@ -1,7 +1,15 @@
 """Private links: a referee's password-less login to one tournament, a player's personal link.
 
+Opening a link is two steps: its address (a GET, from a QR code or a message) shows a landing
+page that says who this browser will be and for which tournament, and whom that replaces; only
+its button (a CSRF-checked POST) uses the link (``open_link``). A hostile page can therefore not
+sign a visitor in as someone else (login CSRF), and a session is never replaced without asking.
+A browser that already is what the link would make it goes straight on.
+
 A referee's link logs its user in (a normal Django session); what that user may do is still
-decided by their role (``permissions.is_referee``). A player's link marks the browser's session
+decided by their role (``permissions.is_referee``), and such a session cannot accept an
+invitation (``invitations.accept_invitation``): a role goes to an account signed in with its
+password. A player's link marks the browser's session
 as that player's for that tournament only: it grants nothing but what a player may do (see their
 own objective card, confirm their own table's result).
 
@@ -22,6 +30,7 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import DomainError
 
@@ -32,19 +41,47 @@ SESSION_KEY = "player_links"  # {str(tournament id): id of the player's AccessLi
 REFEREE_LINK_KEY = "referee_link"  # id of the AccessLink that logged this session in
 
 
-def use_access_link(request: Any, token: str) -> AccessLink:
-    """Open a private link in this browser; refused when unknown or revoked."""
+def find_link(token: str) -> AccessLink:
+    """The active private link of ``token``; refused when unknown or revoked."""
     # Tokens are URL-safe base64 (models.new_token): anything else (a NUL byte, which
     # PostgreSQL refuses in a query, or a 10 kB string) is unknown without asking the database.
     if not _TOKEN.fullmatch(token or ""):
-        raise DomainError("This private link is unknown or has been revoked.", field="token")
+        raise DomainError(_("This private link is unknown or has been revoked."), field="token")
     link = (
         AccessLink.objects.select_related("tournament", "user", "player")
         .filter(token=token)
         .first()
     )
     if link is None or not link.is_active:
-        raise DomainError("This private link is unknown or has been revoked.", field="token")
+        raise DomainError(_("This private link is unknown or has been revoked."), field="token")
+    return link
+
+
+def holds(request: Any, link: AccessLink) -> bool:
+    """Whether this browser already is what opening ``link`` would make it (nothing to change,
+    nothing to ask): signed in as the referee (with a password, or through this very link), or
+    holding this player's link for its tournament."""
+    if link.kind == AccessLink.Kind.REFEREE:
+        if not (request.user.is_authenticated and request.user.pk == link.user_id):
+            return False
+        return request.session.get(REFEREE_LINK_KEY) in (None, link.pk)
+    return bool(request.session.get(SESSION_KEY, {}).get(str(link.tournament_id)) == link.pk)
+
+
+def replaced(request: Any, link: AccessLink) -> str:
+    """Who this browser is now that opening ``link`` would replace (empty: nobody): the account
+    signed in, for a referee's link; the player whose link it holds for that tournament, for a
+    player's link. The landing page names them and its button sends the name back: the link is
+    used only if that is still who would be replaced (``open_link``)."""
+    if link.kind == AccessLink.Kind.REFEREE:
+        return request.user.get_username() if request.user.is_authenticated else ""
+    held = linked_player(request, link.tournament)
+    return held.full_name if held is not None else ""
+
+
+def use_access_link(request: Any, link: AccessLink) -> None:
+    """Open ``link`` (``find_link``) in this browser: only on its landing page's button (a POST,
+    CSRF-checked), never on a GET, so a hostile page cannot sign a visitor in as someone else."""
     if link.kind == AccessLink.Kind.REFEREE:
         login(request, link.user, backend="django.contrib.auth.backends.ModelBackend")
         request.session[REFEREE_LINK_KEY] = link.pk
@@ -54,7 +91,11 @@ def use_access_link(request: Any, token: str) -> AccessLink:
         request.session.cycle_key()  # a new session id: one planted before is worth nothing
         request.session[SESSION_KEY] = links
     AccessLink.objects.filter(pk=link.pk).update(last_used_at=timezone.now())
-    return link
+
+
+def opened_by_link(user: Any) -> bool:
+    """A session a referee's private link signed in (``RevokedLinkMiddleware`` marks it)."""
+    return getattr(user, "link_tournament_id", None) is not None
 
 
 def linked_player(request: Any, tournament: Tournament) -> Player | None:
@@ -110,7 +151,6 @@ class RevokedLinkMiddleware:
 
                 if request.path.startswith(reverse("admin:index")):
                     from django.core.exceptions import PermissionDenied
-                    from django.utils.translation import gettext as _
 
                     raise PermissionDenied(_("A private link does not open the admin."))
         return self.get_response(request)

@@ -11,8 +11,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.decorators import method_decorator
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -190,6 +192,8 @@ class ImportResultSerializer(serializers.Serializer):
 
 # --- clubs and players ---------------------------------------------------------------------
 class ClubList(generics.ListCreateAPIView):
+    """Clubs: anyone lists them; only a federation admin creates one (else 403, rule ROLE)."""
+
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
 
@@ -417,6 +421,7 @@ class RoleDetail(TournamentScoped, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@method_decorator(never_cache, name="dispatch")  # the private links' tokens
 class LinkList(_OrganizerRead, generics.ListAPIView):
     serializer_class = LinkSerializer
     permission_classes = [IsAuthenticated, TournamentObjectPermission]

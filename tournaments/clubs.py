@@ -89,7 +89,8 @@ def _clean(value: str) -> str:
 def _username(value: str, missing: str) -> str:
     """A valid username typed in the field ``admin`` (``missing``: the message when empty)."""
     users = get_user_model()
-    username = (value or "").strip()
+    # as account creation stores it (NFKC): a look-alike of an existing name is that name
+    username = users.normalize_username((value or "").strip())
     if not username:
         raise DomainError(missing, field="admin", rule="REQUIRED")
     try:

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -48,6 +50,7 @@ class CreateInvitationSerializer(serializers.Serializer):
                                    help_text="Sent only when the server has mail configured")
 
 
+@method_decorator(never_cache, name="dispatch")  # invitations' tokens
 class InvitationList(_OrganizerRead, generics.ListAPIView):
     serializer_class = InvitationSerializer
     permission_classes = [IsAuthenticated, TournamentObjectPermission]

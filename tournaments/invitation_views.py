@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import DomainError
@@ -89,6 +90,7 @@ def invitation_create(request: HttpRequest, tournament: Tournament) -> HttpRespo
     return response
 
 
+@never_cache  # the invitation's link, to copy
 @require_http_methods(["GET"])
 @staff_required("organizer")
 def invitation_show(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
@@ -122,7 +124,13 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
                       status=404)
     form = AccountForm(request.POST or None) if not request.user.is_authenticated else None
     status = 200
-    if request.method == "POST":
+    try:  # said before anything is typed (accepting refuses it too)
+        invitations.refuse_link_session(request.user)
+        refused = ""
+    except DomainError as exc:
+        refused = exc.message
+        status = 403 if request.method == "POST" else 200
+    if request.method == "POST" and not refused:
         try:
             if request.user.is_authenticated:
                 inv, user = invitations.accept_invitation(token, user=request.user)
@@ -145,7 +153,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("tournaments:manage", slug=inv.tournament.slug)
         status = 400
     return render(request, "tournaments/invitation_accept.html", {
-        "inv": inv, "form": form,
+        "inv": inv, "form": form, "refused": refused,
         "login_url": reverse("login") + "?next=" + request.path,
     }, status=status)
 

@@ -7,7 +7,7 @@ sets a password for a new account, or links the account they are signed in with
 (``accept_invitation``); either way they get the role in that tournament only. An invitation is
 used once, expires after ``INVITATION_DAYS`` days and can be revoked; every step is audited.
 Refusals: ``ROLE`` (not an organizer of this tournament), ``INVITATION`` (unknown, used, expired,
-revoked).
+revoked; a session a private link signed in, which may not be its holder's: ``access``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from config.errors import DomainError, PermissionDeniedError
 
 from . import audit
+from .access import opened_by_link
 from .models import Invitation, Tournament, TournamentRole
 from .services import require_organizer
 
@@ -116,6 +117,16 @@ def open_invitation(token: str) -> Invitation:
     return inv
 
 
+def refuse_link_session(user: Any) -> None:
+    """A session a private link signed in may have been planted by someone else (login CSRF):
+    a role goes only to an account its owner signed in to with a password, or creates here."""
+    if opened_by_link(user):
+        raise PermissionDeniedError(_(
+            "This browser is signed in through a private link, which cannot accept invitations: "
+            "sign out, then sign in with your username and password (or create an account) and "
+            "open the invitation again."), field="user", rule="INVITATION")
+
+
 @transaction.atomic
 def accept_invitation(token: str, *, user: Any = None, username: str = "",
                       password: str = "") -> tuple[Invitation, Any]:
@@ -123,13 +134,16 @@ def accept_invitation(token: str, *, user: Any = None, username: str = "",
     (``username`` + ``password``, checked by the password validators). Returns (invitation,
     user). An organizer invited as referee stays organizer."""
     open_invitation(token)
+    refuse_link_session(user)
     inv = Invitation.objects.select_for_update().select_related("tournament").get(token=token)
     if inv.state() != "open":  # accepted or revoked meanwhile
         raise _refusal(inv.state())
     User = get_user_model()
     created = False
     if user is None or not getattr(user, "is_authenticated", False):
-        username = (username or "").strip()
+        # as account creation stores it (Unicode NFKC: "ｍａｒｉｏ" and "ﬁnta" are "mario" and
+        # "finta"), so a look-alike of a taken name is "taken", not a clash in the database
+        username = User.normalize_username((username or "").strip())
         if not username or len(username) > 150 or not re.fullmatch(r"[\w.@+-]+", username):
             raise DomainError(_("Choose a username: letters, digits and @ . + - _ only."),
                               field="username", rule="REQUIRED")

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from config.errors import DomainError
+from config.errors import DomainError, PermissionDeniedError
 from config.refusals import refuse
 
 from . import near_duplicates
@@ -32,12 +32,16 @@ def duplicate_list(request: HttpRequest) -> HttpResponse:
     refused = _refused(request)
     if refused is not None:
         return refused
+    return _list(request)
+
+
+def _list(request: HttpRequest, status: int = 200) -> HttpResponse:
     # every pair is found (a national instance's players at once), only one page's events are read
     page = Paginator(near_duplicates.flagged_pairs(request.user), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "tournaments/near_duplicates.html", {
-        "pairs": near_duplicates.with_events(page.object_list), "page": page,
+        "pairs": near_duplicates.with_events(page.object_list, request.user), "page": page,
         "everyone": near_duplicates.admin_clubs(request.user) is None,
-    })
+    }, status=status)
 
 
 def _ids(request: HttpRequest) -> tuple[int, int]:
@@ -67,6 +71,10 @@ def decide(request: HttpRequest) -> HttpResponse:
                 "name": kept.full_name})
         else:
             raise DomainError(_("Choose a decision."), field="decision", rule="IDENTITY")
+    except PermissionDeniedError as exc:
+        # the list again, with why nothing was decided (a bare 403 page would not say it)
+        messages.error(request, exc.text)
+        return _list(request, status=403)
     except DomainError as exc:
         refuse(request, exc)
     return redirect("clubs:duplicates")

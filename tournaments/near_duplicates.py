@@ -6,9 +6,13 @@ with both players' events side by side, and three decisions: merge into one or t
 
 Who decides: a federation admin for every player; a club admin for the players of their clubs (a
 player whose club it is, or who registered in a tournament the club organises). A pair with a
-player outside those is neither shown nor decided. Refusals: ``ROLE`` (not an admin, a player of
-another club's events only), ``IDENTITY`` (not a flagged pair, the same player twice). Every
-decision is audited (``player.merge``, ``player.distinct``).
+player outside those is neither shown nor decided. A club admin decides a pair only when they may
+organise every event each player took part in (``privacy.manages_player``, the rule organizers
+merge by): a player who also played another organizer's tournament is shown, with why, but only
+the federation (or whoever organises all those events) decides, so nobody's results move without
+their organizer. Refusals: ``ROLE`` (not an admin, a player of another club's events, a player of
+events the admin does not organise), ``IDENTITY`` (not a flagged pair, the same player twice).
+Every decision is audited (``player.merge``, ``player.distinct``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from config.errors import DomainError, PermissionDeniedError
 from . import audit, clubs, merge
 from .identity import ProbableDuplicate
 from .models import Club, DistinctPlayers, Player, Registration
+from .privacy import blocking_tournaments, manages_player
 
 
 def admin_clubs(actor: Any) -> QuerySet[Club] | None:
@@ -51,6 +56,14 @@ def players_of(actor: Any) -> QuerySet[Player]:
     return Player.objects.filter(Q(club_id__in=ids) | Q(registrations__tournament__club_id__in=ids)).distinct()
 
 
+def outside_events(actor: Any, player: Player) -> list[str]:
+    """The events of ``player`` that ``actor`` does not organise (why they may not decide on
+    that record; none for a federation admin)."""
+    if admin_clubs(actor) is None or manages_player(actor, player):
+        return []
+    return sorted(t.name for t in blocking_tournaments(actor, player))
+
+
 def _require(actor: Any, *player_ids: int) -> None:
     if not may_decide(actor):
         raise PermissionDeniedError(_("Only a club admin or a federation admin may do this."), rule="ROLE")
@@ -59,6 +72,18 @@ def _require(actor: Any, *player_ids: int) -> None:
         raise PermissionDeniedError(
             _("These players belong to another club's events: that club or the federation decides."),
             field="players", rule="ROLE")
+    for player in Player.objects.filter(pk__in=player_ids).order_by("pk"):
+        events = outside_events(actor, player)
+        if events:
+            raise PermissionDeniedError(refusal(player, events) + " " + _("Nothing was changed."),
+                                        field="players", rule="ROLE")
+
+
+def refusal(player: Player, events: list[str]) -> str:
+    """Why a club admin may not decide on ``player``'s record: ``events`` they do not organise."""
+    return _("%(name)s also played events you do not organise (%(events)s): only the federation, or "
+             "whoever organises all of them, may decide on this record.") % {
+        "name": player.full_name, "events": ", ".join(events)}
 
 
 @dataclass
@@ -68,6 +93,7 @@ class Pair:
     why: ProbableDuplicate
     first_events: list[Registration]
     second_events: list[Registration]
+    refused: str = ""  # why the viewer may not decide this pair (empty: they may)
 
     @property
     def side_by_side(self) -> list[tuple[Player, list[Registration]]]:
@@ -98,20 +124,25 @@ def flagged_pairs(actor: Any) -> list[Found]:
             if (min(a.pk, b.pk), max(a.pk, b.pk)) not in decided]
 
 
-def with_events(found: Iterable[Found]) -> list[Pair]:
-    """``found`` with both players' events side by side (one query for them all)."""
+def with_events(found: Iterable[Found], actor: Any = None) -> list[Pair]:
+    """``found`` with both players' events side by side (one query for them all) and, with
+    ``actor``, why they may not decide a pair."""
     found = list(found)
     ids = {p.pk for a, b, _d in found for p in (a, b)}
     events: dict[int, list[Registration]] = {pk: [] for pk in ids}
     for reg in (Registration.objects.filter(player_id__in=ids).select_related("tournament__club")
                 .order_by("-tournament__date", "tournament__name")):
         events[reg.player_id].append(reg)
-    return [Pair(a, b, d, events[a.pk], events[b.pk]) for a, b, d in found]
+    out = [Pair(a, b, d, events[a.pk], events[b.pk]) for a, b, d in found]
+    for pair in out if actor is not None else ():
+        blocked = [(p, outside_events(actor, p)) for p in (pair.first, pair.second)]
+        pair.refused = next((refusal(p, e) for p, e in blocked if e), "")
+    return out
 
 
 def pairs(actor: Any) -> list[Pair]:
     """Every flagged pair ``actor`` decides on, with both players' events."""
-    return with_events(flagged_pairs(actor))
+    return with_events(flagged_pairs(actor), actor)
 
 
 def merge_pair(*, keep: int, drop: int, actor: Any) -> Player:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import DomainError
@@ -19,7 +20,7 @@ from config.htmx import refusal_from
 from config.refusals import add_to_form, refuse, shown
 
 from . import audit_text, selectors, services
-from .access import linked_player, use_access_link
+from .access import find_link, holds, linked_player, replaced, use_access_link
 from .forms import (
     CsvImportForm,
     NationalIdForm,
@@ -105,19 +106,40 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     }, status=status)
 
 
-@require_GET
+@never_cache  # names who the link is for
+@require_http_methods(["GET", "POST"])
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A private link: its landing page (who this browser will be, for which tournament, whom
+    that replaces) and its button, which alone uses the link (``access``)."""
     try:
-        link = use_access_link(request, token)
+        link = find_link(token)
     except DomainError as exc:
         return render(request, "tournaments/link_invalid.html", {"message": exc.message},
                       status=403)
+    if holds(request, link):  # nothing would change: straight on (a slip's QR scanned again)
+        return _link_target(request, link)
+    replacing = replaced(request, link)
+    if request.method == "POST" and request.POST.get("replacing", "") == replacing:
+        use_access_link(request, link)
+        if link.kind == AccessLink.Kind.REFEREE:
+            messages.success(request, _("You are signed in as a referee of %(t)s.")
+                             % {"t": link.tournament.name})
+        else:
+            messages.success(request, _("Welcome, %(name)s: this browser now holds your personal link.")
+                             % {"name": link.player.full_name if link.player else ""})
+        return _link_target(request, link)
+    # a GET, or a button pressed on a page that named someone else than who is here now: ask
+    return render(request, "tournaments/link_open.html", {
+        "link": link, "replacing": replacing, "changed": request.method == "POST",
+        "who": (link.user.get_full_name() or link.user.get_username()) if link.user else "",
+    }, status=409 if request.method == "POST" else 200)
+
+
+def _link_target(request: HttpRequest, link: AccessLink) -> HttpResponse:
+    """Where an opened link leads: the referee's page; a player's card of the slip's game, their
+    seat, or the tournament."""
     if link.kind == AccessLink.Kind.REFEREE:
-        messages.success(request, _("You are signed in as a referee of %(t)s.")
-                         % {"t": link.tournament.name})
         return redirect("tournaments:manage", slug=link.tournament.slug)
-    messages.success(request, _("Welcome, %(name)s: this browser now holds your personal link.")
-                     % {"name": link.player.full_name if link.player else ""})
     game = request.GET.get("game", "")
     if game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count:
         # an objective slip: straight to the player's own card of that game
@@ -385,6 +407,7 @@ def checkin_count(request: HttpRequest, tournament: Tournament, game: int) -> Ht
     return response
 
 
+@never_cache  # the private links of the staff, to copy
 @require_http_methods(["GET", "POST"])
 @staff_required("organizer")
 def staff(request: HttpRequest, tournament: Tournament, invite_form: object = None) -> HttpResponse:

@@ -25,7 +25,7 @@ def test_every_demo_page_is_alive_accessible_and_fits_a_phone(browser: Any) -> N
     from scoring import selectors as scoring_selectors
     from tables.models import Game, Table
     from tournaments import demo
-    from tournaments.models import Tournament
+    from tournaments.models import AccessLink, Tournament
 
     call_command("load_demo", verbosity=0)
     t = Tournament.objects.get(slug=demo.SLUG)
@@ -51,6 +51,9 @@ def test_every_demo_page_is_alive_accessible_and_fits_a_phone(browser: Any) -> N
         ("demo-projector", reverse("tables_referee:projector", args=[slug, 2])),
         ("demo-result-game1-table1", reverse("scoring:table", args=[slug, result1.pk])),
         ("demo-login", reverse("login")),
+        # a private link's landing page (who the phone will be, and its button): opening it changes nothing
+        ("demo-private-link", reverse("tournaments:link", args=[
+            AccessLink.objects.filter(tournament=t, kind="referee").first().token])),
     ]
     phone = b.person(PHONE, phone=True)
     for name, url in public:

@@ -252,7 +252,8 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
     b.check(org, "11-staff-private-link")
 
     ref = b.person(PHONE, phone=True)
-    ref.goto(private_link)
+    ref.goto(private_link)  # the landing page: who this phone will be; its button signs in
+    ref.click("main form button[type=submit]")
     ref.wait_for_url("**" + reverse("tournaments:manage", args=[slug]))
     referee_url = reverse("tables_referee:referee_table", args=[slug, 1, 1])
     table1 = Table.objects.get(game=game1, number=1)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 from typing import Any
+from urllib.parse import urlencode
 
 import factory
 from django.contrib.auth import get_user_model
@@ -172,3 +175,16 @@ class AuditEntryFactory(factory.django.DjangoModelFactory):
     actor_label = "anonymous"
     action = "test.action"
     object_type = "tournaments.Tournament"
+
+
+def open_private_link(client: Any, token: str, query: dict[str, str] | None = None) -> Any:
+    """What a person does with a private link: open its address (the landing page says who the
+    browser will be), then press its button. Returns the button's answer."""
+    url = f"/l/{token}/" + (f"?{urlencode(query)}" if query else "")
+    landing = client.get(url)
+    if landing.status_code != 200:
+        return landing  # refused, or this browser holds it already (straight on)
+    page = landing.content.decode()
+    form = {name: html.unescape(value) for name, value in
+            re.findall(r'name="(replacing|csrfmiddlewaretoken)" value="([^"]*)"', page)}
+    return client.post(url, form)

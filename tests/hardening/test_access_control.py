@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Confirmation, ResultSubmission
-from tests.factories.tournaments import TournamentRoleFactory, make_user
+from tests.factories.tournaments import TournamentRoleFactory, make_user, open_private_link
 from tests.tables.conftest import player_link
 from tournaments import demo, services
 from tournaments.models import AccessLink, Club, Player, Season, Tournament
@@ -87,7 +87,7 @@ def test_revoking_a_referee_link_logs_its_session_out_at_once(
     link = AccessLink.objects.filter(tournament=demo_tournament, kind="referee").first()
     assert link is not None
     referee = Client()
-    assert referee.get(f"/l/{link.token}/").status_code in (200, 302)
+    assert open_private_link(referee, link.token).status_code in (200, 302)
     checkins = f"/api/tournaments/{demo_tournament.slug}/checkins/"
     audit = reverse("tournaments:audit", kwargs={"slug": demo_tournament.slug})
     assert referee.get(audit).status_code in (200, 403)  # signed in
@@ -106,7 +106,7 @@ def test_a_password_login_is_not_ended_by_an_old_link(demo_tournament: Tournamen
     link = AccessLink.objects.filter(tournament=demo_tournament, kind="referee").first()
     assert link is not None
     browser = Client()
-    browser.get(f"/l/{link.token}/")
+    open_private_link(browser, link.token)
     browser.post(reverse("login"), {"username": demo.REFEREE[0], "password": demo.REFEREE[1]})
     services.revoke_link(link, actor=get_user_model().objects.get(username=demo.ORGANIZER[0]))
     browser.get("/")
@@ -124,7 +124,7 @@ def test_revoking_a_player_link_ends_it_even_when_a_new_one_was_made(
     assert seat is not None
     old = player_link(demo_tournament, seat.player)
     lost = Client()
-    lost.get(f"/l/{old.token}/")
+    open_private_link(lost, old.token)
     url = f"/api/tournaments/{demo_tournament.slug}/games/2/objectives/"
     assert [c["objective"] for c in lost.get(url).json()] == [seat.objective]
     services.revoke_link(old, actor=organizer)
@@ -149,7 +149,7 @@ def test_a_player_link_session_cannot_confirm_from_another_site(demo_tournament:
     sub, player = _player_of_result(demo_tournament)
     link = player_link(demo_tournament, player)
     browser = Client(enforce_csrf_checks=True)
-    browser.get(f"/l/{link.token}/")
+    open_private_link(browser, link.token)
     url = reverse("api-result-confirm", kwargs={"pk": sub.pk})
     forged = browser.post(url, HTTP_ORIGIN="https://evil.example")  # no token
     assert forged.status_code == 403
@@ -285,7 +285,7 @@ def test_a_referee_link_acts_in_its_tournament_only_and_never_as_organizer_or_st
     theirs = services.create_tournament(actor=boss, name="Boss cup", slug="boss-cup")
     link = services.create_link(demo_tournament, actor=organizer, user=boss)
     browser = Client()
-    browser.get(f"/l/{link.token}/")
+    open_private_link(browser, link.token)
     assert "_auth_user_id" in browser.session
     # Organizer pages and writes of the link's tournament: refused (a referee at most).
     staff_page = reverse("tournaments:staff", kwargs={"slug": demo_tournament.slug})
@@ -331,5 +331,5 @@ def test_opening_a_player_link_gives_the_browser_a_new_session_id(demo_tournamen
     session.save()
     planted = session.session_key
     browser.cookies[settings.SESSION_COOKIE_NAME] = planted
-    browser.get(f"/l/{link.token}/")
+    open_private_link(browser, link.token)
     assert browser.cookies[settings.SESSION_COOKIE_NAME].value != planted

@@ -31,6 +31,7 @@ from tests.factories.tournaments import (
     TournamentFactory,
     TournamentRoleFactory,
     make_user,
+    open_private_link,
 )
 from tests.hardening.urlmap import BODY, World, all_routes, demo_world, url_of
 from tournaments.clubs import FEDERATION_GROUP
@@ -59,7 +60,7 @@ EXPECTED: dict[str, Any] = {
     "password_reset_confirm": READ,  # a wrong token: the page says so for any method
     "password_reset_complete": READ,
     "api-schema": READ, "api-docs": READ, "api-redoc": READ,
-    "api-clubs": {"post": SIGNED_IN},
+    "api-clubs": {"post": FEDERATION},  # as the page: the federation creates clubs
     "api-players": READ, "api-player": READ,
     "api-tournaments": {"post": SIGNED_IN},
     "api-tournament": {"put": ORGANIZER, "patch": ORGANIZER},
@@ -122,7 +123,8 @@ EXPECTED: dict[str, Any] = {
     "scoring:player-history": READ, "scoring:player-opponents": READ, "scoring:head-to-head": READ,
     "api-player-history": READ, "api-head-to-head": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
-    "tournaments:link": READ, "tournaments:detail": READ,
+    # a private link: its landing page reads; its button (POST) opens it for whoever holds it
+    "tournaments:link": {"post": ANY}, "tournaments:detail": READ,
     # Closed in the running demo: others are sent back to the tournament page with a message.
     "tournaments:register": {"post": ANY},
     "tournaments:manage": READ, "tournaments:edit": {"post": ORGANIZER},
@@ -196,7 +198,7 @@ def _clients(t: Tournament) -> dict[str, Client]:
     seated = sub.table.seats.exclude(player=None).first().player  # a player of that table
     link = PlayerLinkFactory(tournament=t, player=seated)
     player = Client()
-    assert player.get(f"/l/{link.token}/").status_code == 302
+    assert open_private_link(player, link.token).status_code == 302
     from tournaments import publishing
     from tournaments.models import Club
 
@@ -366,3 +368,39 @@ def test_reads_show_no_secret_or_personal_data_to_anyone_but_the_organizer(
             if value in body:
                 problems.append(f"{role} GET shows {what}")
     assert problems == [], f"{route.name} {url}"
+
+
+# --- accepting a real invitation ---------------------------------------------------------------
+# ``EXPECTED`` calls ``/invite/<token>/`` with an unknown token (nobody). With an open invitation,
+# anyone holding its link accepts it, as themselves (signed in with a password) or with a new
+# account; a session a referee's private link signed in never does (it may have been planted).
+ACCEPTS = ANY  # every visitor of the matrix; "referee_link" (added below) is not one
+
+
+def test_an_open_invitation_is_accepted_by_its_holder_never_by_a_link_session(
+    demo_module: Tournament, visitors: Any, db: Any,
+) -> None:
+    from tournaments import invitations
+    from tournaments.models import Invitation, TournamentRole
+
+    organizer = get_user_model().objects.get(username="organizzatore")
+    clients = _open(visitors)
+    link = AccessLink.objects.filter(tournament=demo_module, kind="referee").first()
+    referee_link = Client()
+    assert open_private_link(referee_link, link.token).status_code == 302
+    clients["referee_link"] = referee_link
+    body = {"username": "nuovo-arbitro", "password": "a-long-Password-2026", "password2": "a-long-Password-2026"}
+    problems = []
+    for role, client in clients.items():
+        with transaction.atomic():
+            inv = invitations.create_invitation(demo_module, "referee", actor=organizer)
+            response = client.post(f"/invite/{inv.token}/", body)
+            accepted = Invitation.objects.get(pk=inv.pk).accepted_at is not None
+            got = _outcome(response)
+            if (role in ACCEPTS) != accepted or (accepted and got != "accepted (302)"):
+                problems.append(f"{role}: {got}, accepted={accepted}")
+            if role == "referee_link" and TournamentRole.objects.filter(
+                    tournament=demo_module, user__username="nuovo-arbitro").exists():
+                problems.append("referee_link: an account was made")
+            transaction.set_rollback(True)
+    assert problems == []

@@ -20,6 +20,7 @@ from tests.factories.tournaments import (
     TournamentFactory,
     TournamentRoleFactory,
     make_user,
+    open_private_link,
 )
 from tests.hardening.urlmap import all_routes, demo_world, url_of
 from tournaments import privacy
@@ -75,7 +76,7 @@ def test_no_public_page_or_endpoint_shows_an_email_a_birth_date_or_a_national_id
     # A player's private link opened in a browser: what they see is public plus their own card.
     link = PlayerLinkFactory(tournament=demo_tournament, player=canary)
     player_browser = Client()
-    player_browser.get(f"/l/{link.token}/")
+    open_private_link(player_browser, link.token)
     stranger = Client()  # signed in, but with no role anywhere
     stranger.force_login(make_user("curious", password="x"))
     checked = leaks = 0

@@ -20,6 +20,7 @@ from config import live
 from engine.rng import derive_seed
 from tables import services
 from tables.models import Game, Seat, Table
+from tests.factories.tournaments import open_private_link
 from tests.tables.conftest import add_players, make_tournament, make_user, player_link
 
 TOKEN = re.compile(r"[A-Za-z0-9_.:-]{4,64}")
@@ -144,7 +145,7 @@ def test_while_running_a_card_is_shown_to_its_owner_only(demo_tournament: Any,
     assert organizer_client.get(url).json() == []  # not even the organizer
     player = Client()
     link = player_link(demo_tournament, seat.player)
-    player.get(reverse("tournaments:link", kwargs={"token": link.token}))
+    open_private_link(player, link.token)
     mine = player.get(url).json()
     assert [(c["player"], c["objective"]) for c in mine] == [(seat.player_id, seat.objective)]
     page = player.get(reverse("tables:objective", kwargs={"slug": slug, "number": 2}))

@@ -235,6 +235,7 @@ BODY: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:invitation_create": lambda w: {"invite-role": "referee"},
     "api-invitations": lambda w: {"role": "referee"},
     "clubs:create": lambda w: {"name": "Circolo Nuovo", "admin": "nuovo-admin"},
+    "api-clubs": lambda w: {"name": "Circolo Nuovo"},
     "clubs:admin_add": lambda w: {"admin": "nuovo-admin"},
     "clubs:federation": lambda w: {"admin": "nuova-federazione"},
     # two players of the demo (its club's events): a decision the club admin may take

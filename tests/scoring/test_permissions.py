@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from scoring import selectors
 from scoring.models import ResultSubmission
 from tests.factories import scoring as f
-from tests.factories.tournaments import PlayerLinkFactory
+from tests.factories.tournaments import PlayerLinkFactory, open_private_link
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_outsiders_cannot_write_a_result_api_or_page(client, setup) -> None:
     assert client.post(page, {"kind": "short", "version": 0}).status_code == 403
     client.logout()  # a player, through their private link
     link = PlayerLinkFactory(tournament=t, player=setup["players"][0])
-    client.get(f"/l/{link.token}/")
+    open_private_link(client, link.token)
     assert _api_post(client, table, _body()).status_code in (401, 403)
     assert not ResultSubmission.objects.exists()
     client.force_login(setup["ref1"])
@@ -83,10 +83,10 @@ def test_a_player_of_the_table_confirms_through_the_private_link(client, setup) 
     sub = f.enter(table, setup["ref1"], "short", SHORT)
     outsider = f.players(t, 1)[0]
     link = PlayerLinkFactory(tournament=t, player=outsider)
-    client.get(f"/l/{link.token}/")
+    open_private_link(client, link.token)
     assert client.post(f"/api/scoring/results/{sub.pk}/confirm/").status_code == 403
     link = PlayerLinkFactory(tournament=t, player=setup["players"][2])
-    client.get(f"/l/{link.token}/")
+    open_private_link(client, link.token)
     assert client.post(f"/api/scoring/results/{sub.pk}/confirm/").status_code == 201
     assert selectors.standings(t)["rows"][0]["total"] == 70
 

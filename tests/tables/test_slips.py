@@ -11,6 +11,7 @@ from django.test import Client
 
 from engine.objectives import default_deck
 from tables.models import Seat
+from tests.factories.tournaments import open_private_link
 from tests.tables.conftest import add_players, add_role, make_user, player_link
 from tests.tables.test_pages import logged_in, started
 from tournaments.models import AccessLink, AuditEntry
@@ -52,7 +53,7 @@ def test_the_slips_link_opens_the_players_own_card_by_name(tournament, organizer
     token = re.search(r'/l/([A-Za-z0-9_-]+)/\?game=1', html).group(1)
     link = AccessLink.objects.get(token=token)
     phone = Client()
-    r = phone.get(f"/l/{token}/?game=1")
+    r = open_private_link(phone, token, {"game": "1"})
     assert r.status_code == 302 and r["Location"] == f"/t/{tournament.slug}/games/1/objective/"
     card = phone.get(r["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     mine = Seat.objects.get(game=game, player=link.player)
@@ -84,7 +85,7 @@ def test_a_seated_players_link_leads_with_their_table_and_seat(tournament, organ
     seat = Seat.objects.filter(game=game).select_related("player", "table").first()
     link = player_link(tournament, seat.player)
     phone = Client()
-    r = phone.get(f"/l/{link.token}/")
+    r = open_private_link(phone, link.token)
     assert r["Location"] == f"/t/{tournament.slug}/me/"
     page = phone.get(r["Location"], HTTP_ACCEPT_LANGUAGE="en")
     assert "no-store" in page["Cache-Control"]
@@ -121,5 +122,32 @@ def test_a_slip_link_with_a_strange_game_opens_the_players_page(tournament, orga
     seat = Seat.objects.filter(game=game).first()
     link = player_link(tournament, seat.player)
     for game_param in ("9" * 5000, "0", "99", "-1", "x"):
-        r = Client().get(f"/l/{link.token}/", {"game": game_param})
+        r = open_private_link(Client(), link.token, {"game": game_param})
         assert r.status_code == 302 and r["Location"] == f"/t/{tournament.slug}/me/"
+
+
+def test_secret_cards_and_private_links_are_never_kept_by_a_browser_or_a_proxy(tournament, organizer):
+    """A shared phone's back button, a browser's disk cache or a proxy must not keep a player's
+    card, nor a page that shows private links or invitations."""
+    from tournaments import invitations
+
+    add_players(tournament, 9)
+    game = started(tournament, organizer, count=9, objectives=True)
+    seat = Seat.objects.filter(game=game, player__isnull=False).first()
+    phone = Client()
+    open_private_link(phone, player_link(tournament, seat.player).token)
+    slug = tournament.slug
+    inv = invitations.create_invitation(tournament, "referee", actor=organizer)
+    org = logged_in(organizer)
+    for who, url in [
+        (phone, f"/t/{slug}/games/1/objective/"), (phone, f"/api/tournaments/{slug}/games/1/objectives/"),
+        (org, f"/t/{slug}/games/1/slips/"), (org, f"/t/{slug}/staff/"),
+        (org, f"/t/{slug}/staff/invitations/{inv.pk}/"), (org, f"/api/tournaments/{slug}/links/"),
+        (org, f"/api/tournaments/{slug}/invitations/"),
+    ]:
+        r = who.get(url)
+        assert r.status_code == 200, url
+        control = {v.strip() for v in r.get("Cache-Control", "").split(",")}
+        assert {"private", "no-store"} <= control, (url, r.get("Cache-Control"))
+    mine = phone.get(f"/api/tournaments/{slug}/games/1/objectives/").json()
+    assert [c["objective"] for c in mine] == [seat.objective]  # the card itself, still served

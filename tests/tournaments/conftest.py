@@ -9,6 +9,7 @@ from tests.factories.tournaments import (
     TournamentFactory,
     TournamentRoleFactory,
     UserFactory,
+    open_private_link,
 )
 from tournaments.models import TournamentRole
 
@@ -56,7 +57,7 @@ def player_client(tournament) -> Client:  # type: ignore[no-untyped-def]
     reg = RegistrationFactory(tournament=tournament)
     link = PlayerLinkFactory(tournament=tournament, player=reg.player)
     client = Client()
-    assert client.get(f"/l/{link.token}/").status_code == 302
+    assert open_private_link(client, link.token).status_code == 302
     return client
 
 

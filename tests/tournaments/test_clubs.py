@@ -216,3 +216,37 @@ def test_a_club_tournaments_backup_keeps_its_organising_club(world) -> None:
     restored = backup.import_tournament(doc)
     assert restored.club is not None and restored.club.name == "Circolo Alfa"
     assert not ClubRole.objects.exists()  # a club's admins are not part of an event's backup
+
+
+def test_only_the_federation_creates_clubs_through_the_api_as_on_the_page(world) -> None:
+    """docs/clubs.md: the federation creates clubs. A club admin, an organizer, a referee's
+    private link (or any other session) was able to through ``POST /api/clubs/``."""
+    from tests.factories.tournaments import RefereeLinkFactory, open_private_link
+
+    referee = UserFactory(username="arbitro")
+    TournamentRoleFactory(tournament=world["ta"], user=referee, role="referee")
+    link_session = Client()
+    assert open_private_link(link_session, RefereeLinkFactory(tournament=world["ta"], user=referee).token
+                             ).status_code == 302
+    organizer = UserFactory(username="org")
+    TournamentRoleFactory(tournament=world["ta"], user=organizer)
+    before = Club.objects.count()
+    for who in (link_session, _client(world["admin_a"]), _client(organizer), _client(referee)):
+        r = who.post("/api/clubs/", {"name": "Circolo Abusivo"}, content_type="application/json")
+        assert r.status_code == 403 and r.json()["rule"] == "ROLE", r.content
+        assert who.get("/clubs/new/").status_code == 403  # the page says the same
+    assert Club.objects.count() == before and not AuditEntry.objects.filter(action="club.create").exists()
+    fed = UserFactory(username="federazione")
+    fed.groups.add(GroupFactory(name=clubs.FEDERATION_GROUP))
+    r = _client(fed).post("/api/clubs/", {"name": "Circolo Gamma"}, content_type="application/json")
+    assert r.status_code == 201 and Club.objects.filter(name="Circolo Gamma").exists()
+    assert AuditEntry.objects.get(action="club.create").actor == fed
+
+
+def test_a_look_alike_admin_username_is_the_existing_account_not_a_server_error(world) -> None:
+    fed = UserFactory(username="federazione")
+    fed.groups.add(GroupFactory(name=clubs.FEDERATION_GROUP))
+    r = _client(fed).post("/clubs/new/", {"name": "Circolo Gamma", "admin": "ａｄｍｉｎ-ａｌｆａ"})
+    assert r.status_code == 302
+    assert clubs.is_club_admin(world["admin_a"], Club.objects.get(name="Circolo Gamma"))
+    assert not get_user_model().objects.filter(username="ａｄｍｉｎ-ａｌｆａ").exists()

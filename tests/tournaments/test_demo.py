@@ -5,6 +5,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from tests.factories.tournaments import open_private_link
 from tournaments.models import AccessLink, CheckIn, Club, Registration, Tournament
 
 
@@ -40,7 +41,7 @@ def test_load_demo_builds_the_demo_and_prints_logins(monkeypatch) -> None:
     assert client.login(username="organizzatore", password="risiko-organizza")
     assert client.get("/t/demo/registrations/").status_code == 200
     referee = Client()
-    assert referee.get(f"/l/{link.token}/").status_code == 302
+    assert open_private_link(referee, link.token).status_code == 302
     assert referee.get("/t/demo/checkin/1/").status_code == 200
 
 

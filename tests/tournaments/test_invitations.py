@@ -186,3 +186,25 @@ def test_the_api_lists_creates_and_revokes_invitations(organizer_client, tournam
     assert ref.post(f"{url}{pk}/revoke/").status_code == 403
     revoked = organizer_client.post(f"{url}{pk}/revoke/")
     assert revoked.status_code == 200 and revoked.json()["state"] == "revoked"
+
+
+@pytest.mark.parametrize("typed, existing", [("ａｒｂｉｔｒｏ", "arbitro"), ("ﬁnta", "finta")])
+def test_a_look_alike_of_a_taken_username_is_taken_not_a_server_error(organizer_client, tournament, typed,
+                                                                       existing) -> None:
+    """Account creation stores a username in Unicode NFKC: the full-width "ａｒｂｉｔｒｏ" and the
+    ligature of "ﬁnta" are "arbitro" and "finta", already someone's."""
+    UserFactory(username=existing)
+    inv = _invite(organizer_client, tournament)
+    r = Client().post(f"/invite/{inv.token}/", {"username": typed, "password": PASSWORD, "password2": PASSWORD},
+                      HTTP_ACCEPT_LANGUAGE="en")
+    assert r.status_code == 400 and "This username is taken" in r.content.decode()
+    assert typed in r.content.decode()  # the form keeps what was typed
+    assert get_user_model().objects.count() == 2 and Invitation.objects.get(pk=inv.pk).accepted_at is None
+
+
+def test_a_look_alike_username_makes_the_account_as_it_is_stored(organizer_client, tournament) -> None:
+    inv = _invite(organizer_client, tournament)
+    r = Client().post(f"/invite/{inv.token}/", {"username": "ﬁnta", "password": PASSWORD, "password2": PASSWORD})
+    assert r.status_code == 302
+    user = get_user_model().objects.get(username="finta")
+    assert TournamentRole.objects.get(tournament=tournament, user=user).role == "referee"

@@ -213,3 +213,71 @@ def test_the_page_shows_the_pairs_a_page_at_a_time(world: dict[str, Any]) -> Non
     assert len(shown[0]) == 25 and len(shown[1]) == len(every) - 25 >= 30 - 25
     assert set(shown[0]) | set(shown[1]) == every
     assert "Page 1 of 2" in first and "Page 2 of 2" in second
+
+
+@pytest.fixture
+def takeover() -> dict[str, Any]:
+    """Roma's Marco Rossi played Roma's own evening and another organizer's tournament, and (sent
+    by Club Alfa's laptop) one Alfa evening; Alfa's "Marco Rosi", the same date of birth, played
+    Alfa's evenings only. Alfa's admin sees the pair."""
+    alfa, roma = ClubFactory(name="Club Alfa"), ClubFactory(name="RisiKo Club Roma")
+    admin = UserFactory(username="admin-alfa")
+    ClubRole.objects.create(club=alfa, user=admin)
+    evening = TournamentFactory(club=alfa, name="Serata Alfa")
+    roma_evening = TournamentFactory(club=roma, name="Serata Roma")
+    elsewhere = TournamentFactory(club=None, name="Torneo di Bruno")
+    rossi = PlayerFactory(first_name="Marco", last_name="Rossi", club=roma, birth_date=BIRTH,
+                          email="marco@example.org")
+    rosi = PlayerFactory(first_name="Marco", last_name="Rosi", club=alfa, birth_date=BIRTH, email="")
+    for t in (evening, roma_evening, elsewhere):
+        RegistrationFactory(tournament=t, player=rossi)
+    RegistrationFactory(tournament=evening, player=rosi)
+    federation = UserFactory(username="federazione")
+    federation.groups.add(Group.objects.get_or_create(name=FEDERATION_GROUP)[0])
+    return {"admin": admin, "evening": evening, "rossi": rossi, "rosi": rosi, "federation": federation}
+
+
+def _unchanged(w: dict[str, Any]) -> None:
+    rossi = Player.objects.get(pk=w["rossi"].pk)
+    assert rossi.email == "marco@example.org"
+    assert set(rossi.registrations.values_list("tournament__name", flat=True)) == {
+        "Serata Alfa", "Serata Roma", "Torneo di Bruno"}
+    assert not AuditEntry.objects.filter(action__in=["player.merge", "player.distinct"]).exists()
+
+
+def test_a_club_admin_may_not_merge_a_player_of_events_they_do_not_organise(takeover: dict[str, Any]) -> None:
+    w = takeover
+    alfa = _client(w["admin"])
+    page = alfa.get("/clubs/duplicates/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    # the pair is shown with why Alfa's admin may not decide it, and no merge button
+    assert "Marco Rossi" in page and "Serata Roma" in page
+    assert "solo la federazione" in page and 'name="decision"' not in page
+    assert "Non è stato cambiato nulla" not in page  # nothing was tried yet
+    for decision in ("second", "first", "distinct"):
+        r = alfa.post("/clubs/duplicates/decide/", {"first": w["rossi"].pk, "second": w["rosi"].pk,
+                                                     "decision": decision}, HTTP_ACCEPT_LANGUAGE="it")
+        assert r.status_code == 403
+        text = r.content.decode()
+        assert "Marco Rossi ha giocato anche eventi che non organizzi" in text
+        assert "Serata Roma" in text and "Torneo di Bruno" in text and "Non è stato cambiato nulla" in text
+    _unchanged(w)
+    # the organizers' merge of the API holds to the same rule
+    r = alfa.post(f"/api/tournaments/{w['evening'].slug}/players/merge/",
+                  {"keep": w["rosi"].pk, "drop": w["rossi"].pk}, content_type="application/json")
+    assert r.status_code == 403 and r.json()["rule"] == "PRIVACY"
+    _unchanged(w)
+    # the federation still merges everyone
+    r = _client(w["federation"]).post("/clubs/duplicates/decide/", {
+        "first": w["rossi"].pk, "second": w["rosi"].pk, "decision": "second"})
+    assert r.status_code == 302 and not Player.objects.filter(pk=w["rossi"].pk).exists()
+
+
+def test_a_club_admin_merges_players_of_their_own_events_only(takeover: dict[str, Any]) -> None:
+    w = takeover
+    twin = PlayerFactory(first_name="Marco", last_name="Rossi", club=None, birth_date=BIRTH)
+    RegistrationFactory(tournament=TournamentFactory(club=w["evening"].club, name="Seconda serata"), player=twin)
+    r = _client(w["admin"]).post("/clubs/duplicates/decide/", {
+        "first": w["rosi"].pk, "second": twin.pk, "decision": "first"})
+    assert r.status_code == 302 and not Player.objects.filter(pk=twin.pk).exists()
+    assert set(Player.objects.get(pk=w["rosi"].pk).registrations.values_list("tournament__name", flat=True)) == {
+        "Serata Alfa", "Seconda serata"}

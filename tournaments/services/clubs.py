@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from config.errors import DomainError, PermissionDeniedError
 
 from .. import audit
+from ..clubs import require_federation_admin
 from ..models import Club
 
 
@@ -40,8 +41,10 @@ def get_or_create_club(
 
 @transaction.atomic
 def create_club(*, actor: Any, name: str, city: str = "", region: str = "") -> Club:
+    """A new club (``POST /api/clubs/``): a federation admin's, as on the page (docs/clubs.md)."""
     if not getattr(actor, "is_authenticated", False):
         raise PermissionDeniedError(_("Log in to add a club."), rule="ROLE")
+    require_federation_admin(actor)
     name = club_name(name)
     if not name:
         raise DomainError(_("A club needs a name."), field="name", rule="REQUIRED")
