@@ -35,6 +35,7 @@ from tables.seating import (
 )
 from tables.seating_text import seating_error_text
 from tournaments import audit
+from tournaments.formats import ruleset_for
 from tournaments.models import Player, Tournament
 from tournaments.permissions import require_organizer
 
@@ -224,6 +225,16 @@ def _snapshot(game: Game) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------ games
 
 
+def deals_objectives(tournament: Tournament) -> bool:
+    """Whether a new game deals the objective cards by default (O-RTU): yes where the rule set
+    plays the tournament cards (RTU), as the organizer's guide says to; the organizer may still
+    untick it before the start (cards dealt at the table)."""
+    try:
+        return ruleset_for(tournament).objectives == "rtu"
+    except DomainError:
+        return False
+
+
 def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
     """Game ``number`` of the tournament (created on first use; 1..games_count)."""
     require_organizer(actor, tournament, TABLES_REFUSAL)
@@ -232,7 +243,9 @@ def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
             _("This tournament has games 1 to %(n)s.") % {"n": tournament.games_count},
             field="number", rule="K-BEST2",
         )
-    game, created = Game.objects.get_or_create(tournament=tournament, number=number)
+    game, created = Game.objects.get_or_create(
+        tournament=tournament, number=number,
+        defaults={"deal_objectives": deals_objectives(tournament)})
     if created:
         audit.record(actor=actor, action="game.create", obj=game, tournament=tournament,
                      after={"number": number})

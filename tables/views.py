@@ -147,7 +147,8 @@ def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tables = window.pop("tables")
     return render(request, "tables/game_tables.html", {
         "tournament": tournament, "game": game, "tables": tables,
-        "cards": _table_cards(slug, number, tables),
+        "cards": _table_cards(slug, number, tables, stopped=game.status == Game.Status.FINISHED
+                              or tournament.status == Tournament.Status.FINISHED),
         "can_organize": is_organizer(request.user, tournament), **window,
     })
 
@@ -176,12 +177,13 @@ def _tables_window(request: HttpRequest, game: Game) -> dict[str, Any]:
             "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None}
 
 
-def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
+def _table_cards(slug: str, number: int, tables: list[Any], *, stopped: bool = False) -> str:
     """The rendered tables, cached under a digest of everything they show (seats, names, clubs,
     colours, clocks, language, time zone): any change gives a new key, so nothing needs to be
     invalidated and an erased or renamed player is never shown from the cache. Phones in the hall
-    reload this page all day; it changes a few times per game."""
-    content = repr((slug, number, get_language(), timezone.get_current_timezone_name(), [
+    reload this page all day; it changes a few times per game. ``stopped``: the game is closed,
+    its clocks stand still (``Table.clock_stopped``)."""
+    content = repr((slug, number, stopped, get_language(), timezone.get_current_timezone_name(), [
         (t.pk, t.number, t.deadline, t.paused_at, t.expired_marked_at,
          [(s.number, s.colour, s.player and (s.player.pk, s.player.display_name,
                                              s.player.club and s.player.club.name))
@@ -201,7 +203,7 @@ def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
             table.label = label % {"t": table.number}
             table.qr_alt = qr_alt % {"t": table.number}
         cards = render_to_string("tables/_table_cards.html", {
-            "tables": tables, "server_now": mark_safe(_SERVER_NOW)})  # noqa: S308
+            "tables": tables, "stopped": stopped, "server_now": mark_safe(_SERVER_NOW)})  # noqa: S308
         cache.set(key, cards, TABLES_CACHE_SECONDS)
     return mark_safe(cards.replace(_SERVER_NOW, dateformat.format(timezone.now(), "U.u")))  # noqa: S308
 
