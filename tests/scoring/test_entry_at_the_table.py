@@ -115,7 +115,13 @@ def test_a_risiko_refusal_says_what_to_type_where(client, setup) -> None:
 
 
 def test_a_refusal_on_the_entry_page_names_its_rule_once(client, setup) -> None:
+    """The engine's finding on a final board: "O-RTU: … [O-RTU]" was printed; now once."""
+    from tests.scoring.test_pages import _board_post
+
     client.force_login(setup["ref1"])
-    rows = [(80, 0, 30, None, True), (30, 20, 25, None, False), (20, 10, 20, None, False), (10, 4, 15, None, False)]
-    said = text_of(client.post(entry_url(setup), _short_post(rows, "objective")))
+    data = f.board_data(setup["objectives"], winner=1, armies=[40, 30, 30, 30])
+    refused = client.post(entry_url(setup), _board_post(setup, data, "sdadata"))
+    assert refused.status_code == 400
+    said = text_of(refused)
+    assert "quindi ha fatto RisiKo!: scegli “Obiettivo raggiunto (RisiKo!)” in “Come è finita la partita”" in said
     assert said.count("O-RTU") == 1, said
