@@ -77,7 +77,7 @@ def test_the_page_moves_a_priority_instead_of_refusing_it(tournament, organizer)
         "priority_4": "repeat_opponents"}, follow=True)
     assert response.status_code == 200
     said = response.content.decode()
-    assert "Priorità sconosciute o ripetute" not in said and "club_apart," not in said
+    assert "Priorità sconosciute o ripetute" not in said and "Tavoli composti." in said
     game = Game.objects.get(tournament=tournament, number=1)
     assert game.composition_options["priorities"] == ["club_apart", "repeat_five", "winners_apart",
                                                       "repeat_opponents"]
