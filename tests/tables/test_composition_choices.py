@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tables import services
 from tables.models import Game, Table
 from tables.seating import PRIORITIES, History, Options, SeatingPlayer, arrange_priorities, compose
-from tests.tables.conftest import add_players, make_tournament
+from tests.tables.conftest import add_players
 
 DEFAULT = list(services.DEFAULT_PRIORITIES)
 
