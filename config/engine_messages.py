@@ -92,9 +92,14 @@ MESSAGES: Mapping[str, Any] = {
     "board.owns_nothing": _("Seat %(seat)s owns nothing but is not marked eliminated."),
     "board.no_card": _("Seat %(seat)s has no objective card."),
     "board.unknown_card": _("Seat %(seat)s: unknown objective card %(card)s."),
-    "board.no_objective_holder": _("The game ended by objective but no seat holds its whole card."),
-    "board.many_objective_holders": _("Seats %(seats)s all hold their whole card."),
-    "board.should_have_ended": _("Seat %(seat)s holds its whole card %(card)s: the game should have ended by objective."),
+    "board.no_objective_holder": _("The game ended by objective but no seat holds its whole card on this board: "
+                                   "check the winner's objective card and the owners of its territories, or "
+                                   "choose another ending in “How the game ended”."),
+    "board.many_objective_holders": _("Seats %(seats)s all hold their whole card: check their objective cards and "
+                                      "the owners of their territories (only one player makes RisiKo!)."),
+    "board.should_have_ended": _("Seat %(seat)s holds its whole card %(card)s, so they made RisiKo!: choose "
+                                 "“Objective met (RisiKo!)” in “How the game ended”, or correct the owners of "
+                                 "the card's territories."),
     "board.points_total": _("Objective and extra-objective points add up to %(total)s, not %(expected)s."),
     # a recorded game (engine.replay; engine.messages has the English of the command line)
     "replay.players_out_of_range": _("%(n)s players: rule set %(ruleset)s plays with %(least)s to %(most)s."),

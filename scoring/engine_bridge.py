@@ -25,7 +25,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.engine_messages import describe, record_problems
+from config.engine_messages import ENDINGS, describe, record_problems
 from config.errors import DomainError
 from engine.board import Board, load_board
 from engine.endings import ENTERED, Ending, FinalBoard, FinalPlayer
@@ -89,16 +89,19 @@ def _name_seats(message: str, seats: Sequence[SeatInfo]) -> str:
 SEAT_PARAMS = frozenset({"seat", "turn", "by", "loser"})  # parameters that are seat numbers (engine.messages)
 
 
-def _named(v: Violation, seats: Sequence[SeatInfo]) -> str:
+def _named(v: Violation, seats: Sequence[SeatInfo], *, cited: str | None = None) -> str:
     """The violation in the page's language (config.engine_messages), seats with their players;
-    a recorded game's violation says its event first."""
+    a recorded game's violation says its event first. Its rule id comes first unless it is
+    ``cited``, the refusal's own rule, which the page says once after the whole text."""
     if not v.code:
-        text = f"{v.rule}: {_name_seats(v.message, seats)}"
+        text = _name_seats(v.message, seats)
     else:
         names = {s.seat: s.name for s in seats}
         params = {k: (f"{x} ({names[x]})" if k in SEAT_PARAMS and isinstance(x, int) and x in names else x)
                   for k, x in v.params.items()}
-        text = f"{v.rule}: {describe(v.code, params, v.message)}"
+        text = describe(v.code, params, v.message)
+    if v.rule != cited:
+        text = f"{v.rule}: {text}"
     if v.event is None:
         return text
     return _("event %(event)s: %(violation)s") % {"event": v.event, "violation": text}
@@ -106,7 +109,7 @@ def _named(v: Violation, seats: Sequence[SeatInfo]) -> str:
 
 def _refuse(violations: Sequence[Violation], seats: Sequence[SeatInfo]) -> DomainError:
     first = violations[0]
-    text = "; ".join(_named(v, seats) for v in violations)
+    text = "; ".join(_named(v, seats, cited=first.rule) for v in violations)
     return DomainError(text, field=RULE_FIELD.get(first.rule, "non_field_errors"), rule=first.rule)
 
 
@@ -242,6 +245,47 @@ def _int(row: Mapping[str, Any], key: str, field: str) -> int:
     return value
 
 
+def _form_words() -> dict[str, str]:
+    """The short form's own labels, so that a refusal names what to change where."""
+    return {"points": _("Objective points"), "risiko": _("RisiKo!"), "how": _("How the game ended"),
+            "objective": str(ENDINGS[Ending.OBJECTIVE])}
+
+
+def _check_risiko(row: Mapping[str, int], who: str, card_value: int) -> None:
+    """O-RTU: RisiKo! is holding the whole card, so its tick and the card's points agree; the
+    refusal says what to type where (never only the fact)."""
+    seat = row["seat"]
+    words = {"seat": who, "max": card_value, **_form_words()}
+    if row["risiko"] and row["objective_points"] != card_value:
+        raise DomainError(_("Seat %(seat)s made RisiKo!, so they hold the whole card: type %(max)s in "
+                            "“%(points)s” on their row, or untick their “%(risiko)s” if they did not make it.")
+                          % words, field=f"objective_points_{seat}", rule="O-RTU")
+    if not row["risiko"] and row["objective_points"] == card_value and not row["eliminated"]:
+        raise DomainError(_("Seat %(seat)s holds the whole card (%(max)s points), so they made RisiKo!: tick "
+                            "their “%(risiko)s” and choose “%(objective)s” in “%(how)s”; if they did not hold "
+                            "it all, correct their “%(points)s”.")
+                          % words, field=f"objective_points_{seat}", rule="O-RTU")
+
+
+def _check_winner(ended: Ending, winners: Sequence[Mapping[str, int]], names: Mapping[int, str]) -> None:
+    """O-RTU: a game ended by objective has exactly one player who made RisiKo!, any other
+    ending none; the refusal says which tick or which ending to change."""
+    words = _form_words()
+    if len(winners) > 1:
+        raise DomainError(_("Only one player makes RisiKo!: untick “%(risiko)s” on every row but the "
+                            "winner's.") % words, field="ended_by", rule="O-RTU")
+    if ended is Ending.OBJECTIVE and not winners:
+        raise DomainError(_("The game ended by objective: tick “%(risiko)s” on the row of the player who "
+                            "made it, or choose another ending in “%(how)s”.") % words,
+                          field="ended_by", rule="O-RTU")
+    if ended is not Ending.OBJECTIVE and winners:
+        seat = winners[0]["seat"]
+        raise DomainError(_("Seat %(seat)s made RisiKo!, so the game ended by objective: choose "
+                            "“%(objective)s” in “%(how)s”, or untick their “%(risiko)s”.")
+                          % {**words, "seat": f"{seat} ({names.get(seat, '')})"},
+                          field="ended_by", rule="O-RTU")
+
+
 def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any],
                 ended_by: object) -> list[dict[str, Any]]:
     """The short form: the same checks as a board where they can apply, then the engine's scores."""
@@ -280,18 +324,10 @@ def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any]
         if row["objective_points"] > card_value:
             raise DomainError(_("Seat %(seat)s: an objective card is worth %(max)s points at most.")
                               % {"seat": who, "max": card_value}, field=f"objective_points_{seat}", rule="O-RTU")
-        if row["risiko"] and row["objective_points"] != card_value:
-            raise DomainError(_("Seat %(seat)s made RisiKo! so holds the whole card (%(max)s points).")
-                              % {"seat": who, "max": card_value}, field=f"objective_points_{seat}", rule="O-RTU")
-        if not row["risiko"] and row["objective_points"] == card_value and not row["eliminated"]:
-            raise DomainError(_("Seat %(seat)s holds the whole card: the game should have ended by objective.")
-                              % {"seat": who}, field=f"objective_points_{seat}", rule="O-RTU")
+        _check_risiko(row, who, card_value)
         rows.append(row)
     rows.sort(key=lambda r: r["seat"])
-    winners = [r for r in rows if r["risiko"]]
-    if (ended is Ending.OBJECTIVE) != (len(winners) == 1) or len(winners) > 1:
-        raise DomainError(_("A game ended by objective has exactly one player who made RisiKo!, any other ending none."),
-                          field="ended_by", rule="O-RTU")
+    _check_winner(ended, [r for r in rows if r["risiko"]], names)
     orders = sorted(r["eliminated"] for r in rows if r["eliminated"])
     if orders != list(range(1, len(orders) + 1)):
         raise DomainError(_("Elimination orders must be 1, 2, … in the order players were eliminated."),

@@ -14,7 +14,10 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateformat import time_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from config import live
@@ -24,6 +27,7 @@ from config.errors import DomainError
 from config.refusals import refuse, shown
 from engine.endings import Ending
 from engine.exact import decimal
+from tables import clocks
 from tables.models import Game, Table
 from tables.seating_text import priority_label
 from tournaments import labels, spreadsheets
@@ -144,10 +148,10 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = linked_player(request, tournament)
     seated = player is not None and any(s.player_id == player.pk for s in seats)
     latest = state.latest
-    can_confirm = bool(
-        latest and state.status != selectors.CONFIRMED and (staff or seated)
-        and not (request.user.is_authenticated and latest.entered_by_id == request.user.pk)
-    )
+    # the person who entered it may not confirm it (double check): the page says why
+    own_entry = bool(latest and state.status != selectors.CONFIRMED and request.user.is_authenticated
+                     and latest.entered_by_id == request.user.pk)
+    can_confirm = bool(latest and state.status != selectors.CONFIRMED and (staff or seated) and not own_entry)
     pair = state.disputed_pair
     # a correction nobody confirmed yet: its author or an organizer may take it back
     can_withdraw = bool(
@@ -158,6 +162,7 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "tournament": tournament, "table": table, "state": state, "status_label": labels.result_status(state.status),
         "rows": selectors.submission_rows(counted, seats) if counted else [],
         "counted": counted, "latest": latest, "staff": staff, "can_confirm": can_confirm, "can_withdraw": can_withdraw,
+        "own_entry": own_entry,
         "latest_rows": selectors.submission_rows(latest, seats) if latest else [],
         "pair": [(s, selectors.submission_rows(s, seats)) for s in pair] if pair else None,
     })
@@ -198,8 +203,35 @@ def _entry_initial(table: Table, state: selectors.TableState, seats: list[Any]) 
     over = table.status == Table.Status.FINISHED or table.game.status == Game.Status.FINISHED
     players = [{"seat": s.number, "objective": s.objective if over else "", "eliminated": None}
                for s in seats]
-    return {"kind": "board", "ended_by": Ending.SDADATA.value, "players": players,
+    return {"kind": "board", "ended_by": _possible_ending(table), "players": players,
             "owners": dict(table.deal or {}), "armies": {}}
+
+
+def _sdadata_possible(table: Table) -> bool:
+    """E-SDADATA after E-TIME, as ``services.check_sdadata_time`` decides it: the clock has
+    expired, or it was never started here (a club's own clock, the referee's word)."""
+    return table.deadline is None or clocks.is_expired(table)
+
+
+def _possible_ending(table: Table) -> str:
+    """The ending the form starts on: one the table can have now. While its clock runs only the
+    objective (or an elimination) can have ended the game, so a board entered early is not
+    refused for an ending nobody chose."""
+    return Ending.SDADATA.value if _sdadata_possible(table) else Ending.OBJECTIVE.value
+
+
+def _sdadata_hint(table: Table) -> str:
+    """When the sdadata becomes possible, said under the ending (empty once it is)."""
+    if _sdadata_possible(table):
+        return ""
+    if table.paused_at is not None:
+        return _("Sdadata becomes possible once this table's time has expired: the clock is paused.")
+    left = clocks.remaining(table)
+    minutes = -(-int(left.total_seconds()) // 60) if left is not None else 0
+    return ngettext(
+        "Sdadata becomes possible once this table's time has expired, at %(time)s (in %(n)s minute).",
+        "Sdadata becomes possible once this table's time has expired, at %(time)s (in %(n)s minutes).",
+        minutes) % {"time": time_format(timezone.localtime(table.deadline), "H:i"), "n": minutes}
 
 
 def _post_to_data(post: Any, board: Any, seats: list[Any], kind: str) -> dict[str, Any]:
@@ -306,7 +338,7 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
         "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
         "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
-        "endings": ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap,
+        "endings": ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap, "sdadata_hint": _sdadata_hint(table),
         "card_value": ctx_engine.rs.objective_total,
         "values": {t.name: t.value for t in board.territories.values()},
     }, status=status_code)

@@ -8,6 +8,9 @@ task ``tables.tasks.sweep_deadlines`` catches any deadline a stopped worker miss
 Celery nothing is scheduled: the first read or write after the deadline marks the table
 (:func:`ensure_marked`).
 
+A closed game's clocks stop: once the game is finished or the tournament has concluded
+(``Table.clock_stopped``) nothing is marked expired any more and pages show the clock stopped.
+
 Pausing (an incident at the table) and resuming are recorded with who and why; resuming shifts
 the deadline by the length of the pause. A referee may also extend a clock that has not expired
 (:func:`extend_clock`: who, why and how many minutes are recorded).
@@ -26,8 +29,9 @@ from django.utils.translation import gettext as _
 from config.errors import ConflictError, DomainError
 from tournaments import audit
 from tournaments.formats import has_clock, time_limit
+from tournaments.models import Tournament
 
-from .models import ClockEvent, Table
+from .models import ClockEvent, Game, Table
 
 # ------------------------------------------------------------------------------ derived state
 
@@ -59,6 +63,8 @@ def clock_state(table: Table, now: dt.datetime | None = None) -> dict[str, Any]:
     left = remaining(table, now)
     if table.deadline is None:
         state = "not_started"
+    elif table.expired_marked_at is None and table.clock_stopped:
+        state = "stopped"  # the game was closed before its time ran out
     elif is_expired(table, now):
         state = "expired"
     elif table.paused_at is not None:
@@ -292,6 +298,8 @@ def mark_expired(table_id: int, *, now: dt.datetime | None = None) -> bool:
             return False
         if locked.status == Table.Status.FINISHED or not is_expired(locked, now):
             return False
+        if locked.clock_stopped:
+            return False  # the game was closed first: its time never "expires" afterwards
         locked.expired_marked_at = now
         locked.status = Table.Status.TIME_EXPIRED
         ClockEvent.objects.create(table=locked, kind=ClockEvent.Kind.EXPIRE, at=now)
@@ -319,6 +327,8 @@ def due_tables(now: dt.datetime | None = None) -> list[int]:
         Table.objects.filter(deadline__lte=_now(now), expired_marked_at__isnull=True,
                              paused_at__isnull=True)
         .exclude(status=Table.Status.FINISHED)
+        .exclude(game__status=Game.Status.FINISHED)
+        .exclude(game__tournament__status=Tournament.Status.FINISHED)
         .values_list("pk", flat=True)
     )
 

@@ -19,7 +19,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.engine_messages import ending, violation_text
+from config.engine_messages import describe as engine_sentence
+from config.engine_messages import ending
 from config.errors import ConflictError, DomainError
 from engine.closure import ClosureState, NextAction
 from engine.violations import EngineError
@@ -135,8 +136,9 @@ def start_closure(locked: Table, *, now: dt.datetime | None = None) -> None:
 
 
 def _engine_refusal(exc: EngineError, field: str) -> DomainError:
-    """The engine's refusal in the page's language, its rule id said once."""
-    return DomainError(violation_text(exc), field=field, rule=exc.rule)
+    """The engine's refusal in the page's language; its rule id is the error's ``rule``, which the
+    page says once (templates/_rule_badge.html, ``DomainError.text``), never in the sentence too."""
+    return DomainError(engine_sentence(exc.code, exc.params, exc.message), field=field, rule=exc.rule)
 
 
 def _begin(table: Table, expected_version: int | None, now: dt.datetime | None) -> Table:

@@ -101,6 +101,13 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.game} – {_('table')} {self.number}"
 
+    @property
+    def clock_stopped(self) -> bool:
+        """A closed game's clocks stop (E-TIME): once the game is finished or the tournament has
+        concluded, no clock runs on and no expiry is recorded (tables.clocks)."""
+        game = self.game
+        return game.status == Game.Status.FINISHED or game.tournament.status == Tournament.Status.FINISHED
+
 
 class Seat(models.Model):
     """One place at a table. ``number`` is the turn order (seat 1 plays first). A seat with no

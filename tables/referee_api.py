@@ -26,7 +26,8 @@ from .models import Table, TurnEvent
 
 class ClockSerializer(serializers.Serializer):
     table = serializers.IntegerField()
-    state = serializers.ChoiceField(choices=["not_started", "running", "paused", "expired"])
+    # "stopped": the game was closed (or the tournament concluded) before the time ran out
+    state = serializers.ChoiceField(choices=["not_started", "running", "paused", "expired", "stopped"])
     started_at = serializers.DateTimeField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     paused_at = serializers.DateTimeField(allow_null=True)

@@ -963,6 +963,35 @@ def compose(
     return Composition(tables=tables, seed=seed, report=report)
 
 
+def arrange_priorities(chosen: Sequence[str], before: Sequence[str] = ()) -> list[str]:
+    """The organizer's order of priorities after choosing some in a form of numbered slots
+    (K-TABLES): a priority chosen for a slot MOVES there and the others shift to make room, as
+    in a list one drags an item in; it is never refused as "already chosen elsewhere".
+
+    ``chosen`` is what each slot now says ("" = slot left empty), ``before`` what the slots
+    said when the form was shown. A slot that changed wins its priority; the priorities it and
+    the others held keep their former order in the free slots; a slot emptied drops the priority
+    it held. Unknown keys are kept (the caller refuses them). Without ``before`` every slot
+    counts as changed: the first slot naming a priority wins it."""
+    slots: list[str | None] = [None] * len(chosen)
+    placed: set[str] = set()
+    for i, key in enumerate(chosen):
+        if key and (i >= len(before) or before[i] != key) and key not in placed:
+            slots[i] = key
+            placed.add(key)
+    dropped = {before[i] for i, key in enumerate(chosen) if not key and i < len(before) and before[i]}
+    rest = [key for key in (*before, *chosen) if key and key not in placed and key not in dropped]
+    rest = list(dict.fromkeys(rest))
+    free = (i for i, key in enumerate(slots) if key is None)
+    for key in rest:
+        at = next(free, None)
+        if at is None:
+            slots.append(key)
+        else:
+            slots[at] = key
+    return [key for key in slots if key]
+
+
 def _check_options(options: Options) -> None:
     unknown = [p for p in options.priorities if p not in PRIORITIES]
     if unknown or len(set(options.priorities)) != len(options.priorities):

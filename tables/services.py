@@ -28,19 +28,31 @@ from tables.seating import (
     PREFERENCES,
     PRIORITIES,
     SEEDINGS,
+    Composition,
     Options,
     SeatingError,
     compose,
     evaluate,
 )
-from tables.seating_text import seating_error_text
+from tables.seating_text import priority_label, seating_error_text
 from tournaments import audit
+from tournaments.formats import ruleset_for
 from tournaments.models import Player, Tournament
 from tournaments.permissions import require_organizer
 
 TABLES_REFUSAL = gettext_lazy("Only an organizer of this tournament can change its tables.")
 
+# The priorities when the format preset names none (K-TABLES). Game 1: nobody has met yet, so
+# only the clubs (and who sits at a table of 5) can cost anything. From game 2 on the guide's
+# order: repeated opponents first, so everyone meets new people (with the 5-seats first, game 3
+# of a 23-player day seated 9 repeated pairs; see docs/guida-organizzatore.md).
 DEFAULT_PRIORITIES = ("repeat_five", "winners_apart", "club_apart", "repeat_opponents")
+LATER_PRIORITIES = ("repeat_opponents", "winners_apart", "club_apart", "repeat_five")
+
+
+def default_priorities(number: int) -> tuple[str, ...]:
+    """The default order of priorities for game ``number``."""
+    return DEFAULT_PRIORITIES if number <= 1 else LATER_PRIORITIES
 COLOURS = [c.value for c in Colour]  # seat 1 blue, seat 2 red, … (one colour per seat)
 
 
@@ -96,13 +108,7 @@ def clean_options(
         raise DomainError(_("Choose more tables of 5 or more tables of 4."), field="prefer",
                           rule="K-TABLES")
     prios = list(priorities) if priorities else list(DEFAULT_PRIORITIES)
-    unknown = [p for p in prios if p not in PRIORITIES]
-    if unknown or len(set(prios)) != len(prios):
-        raise DomainError(
-            _("Unknown or repeated priorities: %(p)s. Known: %(known)s.")
-            % {"p": ", ".join(prios), "known": ", ".join(PRIORITIES)},
-            field="priorities", rule="K-TABLES",
-        )
+    _check_priorities(prios)
     if seeding not in SEEDINGS:
         raise DomainError(_("Unknown seeding %(s)s.") % {"s": seeding}, field="seeding",
                           rule="K-TABLES")
@@ -117,6 +123,23 @@ def clean_options(
         prios.insert(at, "region_apart")
     return {"prefer": prefer, "priorities": prios, "seeding": seeding, "odd_count": odd,
             "by_region": bool(by_region)}
+
+
+def _check_priorities(prios: Sequence[str]) -> None:
+    """Known priorities, each once; refused in words, never in codes (the form moves a priority
+    chosen twice, see ``seating.arrange_priorities``: only the API can send one twice)."""
+    unknown = [p for p in prios if p not in PRIORITIES]
+    if unknown:
+        raise DomainError(
+            _("Unknown priority: %(p)s. Choose among: %(known)s.")
+            % {"p": ", ".join(unknown), "known": ", ".join(f"“{priority_label(k)}”" for k in PRIORITIES)},
+            field="priorities", rule="K-TABLES")
+    twice = [p for p in dict.fromkeys(prios) if prios.count(p) > 1]
+    if twice:
+        raise DomainError(
+            _("Each priority is chosen once: %(p)s is chosen more than once.")
+            % {"p": ", ".join(f"“{priority_label(k)}”" for k in twice)},
+            field="priorities", rule="K-TABLES")
 
 
 def preset_options(tournament: Tournament, number: int) -> dict[str, Any]:
@@ -224,6 +247,16 @@ def _snapshot(game: Game) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------ games
 
 
+def deals_objectives(tournament: Tournament) -> bool:
+    """Whether a new game deals the objective cards by default (O-RTU): yes where the rule set
+    plays the tournament cards (RTU), as the organizer's guide says to; the organizer may still
+    untick it before the start (cards dealt at the table)."""
+    try:
+        return ruleset_for(tournament).objectives == "rtu"
+    except DomainError:
+        return False
+
+
 def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
     """Game ``number`` of the tournament (created on first use; 1..games_count)."""
     require_organizer(actor, tournament, TABLES_REFUSAL)
@@ -232,7 +265,9 @@ def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
             _("This tournament has games 1 to %(n)s.") % {"n": tournament.games_count},
             field="number", rule="K-BEST2",
         )
-    game, created = Game.objects.get_or_create(tournament=tournament, number=number)
+    game, created = Game.objects.get_or_create(
+        tournament=tournament, number=number,
+        defaults={"deal_objectives": deals_objectives(tournament)})
     if created:
         audit.record(actor=actor, action="game.create", obj=game, tournament=tournament,
                      after={"number": number})
@@ -240,6 +275,57 @@ def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
 
 
 # ------------------------------------------------------------------------------ composition
+
+
+def _chosen_options(game: Game, choices: dict[str, Any]) -> dict[str, Any]:
+    """The organizer's choices, completed by the format preset's for this round, then by the
+    defaults for this game number, and checked."""
+    given = {k: v for k, v in choices.items() if not (k == "priorities" and not v)}
+    return clean_options(**{"priorities": list(default_priorities(game.number)),
+                            **preset_options(game.tournament, game.number), **given})
+
+
+def _seed(seed: str | None) -> str:
+    seed = (seed or "").strip() or secrets.token_hex(16)
+    if len(seed) > 64:
+        raise DomainError(_("A seed has at most 64 characters."), field="seed", rule="K-TABLES")
+    return seed
+
+
+def _composition(game: Game, options_data: dict[str, Any], options: Options, seed: str) -> Composition:
+    """The tables the seating gives this game's checked-in players with these options and seed
+    (nothing stored)."""
+    standings = (selectors.standings_positions(game.tournament)
+                 if options_data["seeding"] == "swiss" else {})
+    seating_players = selectors.seating_players(
+        _players_for(game), by_region=options_data["by_region"], standings=standings)
+    try:
+        return compose(seating_players, selectors.history_before(game), options, seed)
+    except SeatingError as exc:
+        odd = exc.reason is not None and exc.reason["code"] in ("sizes.no_mix", "sizes.no_six",
+                                                                  "sizes.unknown_odd_choice")
+        raise _seating_error(exc, "odd_count" if odd else "players") from exc
+
+
+# What a preview counts, in the order the organizer's page shows them (the report's keys).
+PREVIEW_COUNTS = ("repeated_pairs", "winners_together", "repeat_five_seats", "same_club_pairs",
+                  "same_region_pairs")
+
+
+def preview_composition(game: Game, *, actor: Any, seed: str | None = None,
+                        **choices: Any) -> dict[str, Any]:
+    """What composing with these choices would give, before composing (nothing is stored): the
+    counts of the quality report (repeated pairs, previous winners together, repeated 5-seats,
+    same-club pairs) for the order of priorities chosen, and the seed it used. Composing with
+    the same choices and that seed gives exactly these tables (the seating is seeded)."""
+    require_organizer(actor, game.tournament, TABLES_REFUSAL)
+    _require_planned(game)
+    options_data = _chosen_options(game, choices)
+    seed = _seed(seed)
+    report = _composition(game, options_data, _options_from(options_data), seed).report
+    return {"seed": seed, "priorities": options_data["priorities"],
+            "counts": {k: report.get(k, 0) for k in PREVIEW_COUNTS},
+            "unmet": report.get("unmet", [])}
 
 
 def compose_game(
@@ -256,29 +342,14 @@ def compose_game(
     always give the same tables. A choice not given comes from the format preset's options for
     this round (:func:`preset_options`), then from the defaults."""
     require_organizer(actor, game.tournament, TABLES_REFUSAL)
-    options_data = clean_options(**{**preset_options(game.tournament, game.number), **choices})
-    seed = (seed or "").strip() or secrets.token_hex(16)
-    if len(seed) > 64:
-        raise DomainError(_("A seed has at most 64 characters."), field="seed", rule="K-TABLES")
+    options_data = _chosen_options(game, choices)
+    seed = _seed(seed)
     with transaction.atomic():
         game = _locked_game(game)
         _require_planned(game)
         withdrawn = sorted(_withdrawn(game))
-        players = _players_for(game)
-        standings = (selectors.standings_positions(game.tournament)
-                     if options_data["seeding"] == "swiss" else {})
-        history = selectors.history_before(game)
-        seating_players = selectors.seating_players(
-            players, by_region=options_data["by_region"], standings=standings
-        )
         options = _options_from({**options_data, "effort": effort})
-        try:
-            composition = compose(seating_players, history, options, seed)
-        except SeatingError as exc:
-            odd = exc.reason is not None and exc.reason["code"] in ("sizes.no_mix", "sizes.no_six",
-                                                                      "sizes.unknown_odd_choice")
-            field_name = "odd_count" if odd else "players"
-            raise _seating_error(exc, field_name) from exc
+        composition = _composition(game, options_data, options, seed)
         before = _snapshot(game)
         Seat.objects.filter(game=game).delete()
         Table.objects.filter(game=game).delete()

@@ -31,7 +31,7 @@ from config.errors import DomainError
 from config.refusals import refuse
 from tables import api, selectors, services
 from tables.models import Game
-from tables.seating import PRIORITIES
+from tables.seating import PRIORITIES, arrange_priorities
 from tables.seating_text import localized_report, priority_choices, priority_label
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, staff_required
@@ -148,7 +148,8 @@ def game_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tables = window.pop("tables")
     return render(request, "tables/game_tables.html", {
         "tournament": tournament, "game": game, "tables": tables,
-        "cards": _table_cards(slug, number, tables),
+        "cards": _table_cards(slug, number, tables, stopped=game.status == Game.Status.FINISHED
+                              or tournament.status == Tournament.Status.FINISHED),
         "can_organize": is_organizer(request.user, tournament), **window,
     })
 
@@ -177,12 +178,13 @@ def _tables_window(request: HttpRequest, game: Game) -> dict[str, Any]:
             "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None}
 
 
-def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
+def _table_cards(slug: str, number: int, tables: list[Any], *, stopped: bool = False) -> str:
     """The rendered tables, cached under a digest of everything they show (seats, names, clubs,
     colours, clocks, language, time zone): any change gives a new key, so nothing needs to be
     invalidated and an erased or renamed player is never shown from the cache. Phones in the hall
-    reload this page all day; it changes a few times per game."""
-    content = repr((slug, number, get_language(), timezone.get_current_timezone_name(), [
+    reload this page all day; it changes a few times per game. ``stopped``: the game is closed,
+    its clocks stand still (``Table.clock_stopped``)."""
+    content = repr((slug, number, stopped, get_language(), timezone.get_current_timezone_name(), [
         (t.pk, t.number, t.deadline, t.paused_at, t.expired_marked_at,
          [(s.number, s.colour, s.player and (s.player.pk, s.player.display_name,
                                              s.player.club and s.player.club.name))
@@ -202,7 +204,7 @@ def _table_cards(slug: str, number: int, tables: list[Any]) -> str:
             table.label = label % {"t": table.number}
             table.qr_alt = qr_alt % {"t": table.number}
         cards = render_to_string("tables/_table_cards.html", {
-            "tables": tables, "server_now": mark_safe(_SERVER_NOW)})  # noqa: S308
+            "tables": tables, "stopped": stopped, "server_now": mark_safe(_SERVER_NOW)})  # noqa: S308
         cache.set(key, cards, TABLES_CACHE_SECONDS)
     return mark_safe(cards.replace(_SERVER_NOW, dateformat.format(timezone.now(), "U.u")))  # noqa: S308
 
@@ -335,17 +337,22 @@ class ComposeForm(forms.Form):
     seed = forms.CharField(label=gettext_lazy("Seed (empty: a new random one)"), max_length=64,
                            required=False)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    # The order the slots showed (comma-separated keys): a slot whose choice differs from it
+    # was changed, and its priority moves there (seating.arrange_priorities).
+    priorities_before = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, number: int = 1, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        defaults = list(services.DEFAULT_PRIORITIES)
+        shown = list(self.initial.get("priorities") or services.default_priorities(number))
         for i in range(len(PRIORITIES)):
-            self.fields[f"priority_{i + 1}"] = _priority_field(
-                i + 1, defaults[i] if i < len(defaults) else ""
-            )
+            self.fields[f"priority_{i + 1}"] = _priority_field(i + 1, shown[i] if i < len(shown) else "")
+        self.fields["priorities_before"].initial = ",".join(shown)
 
     def priorities(self) -> list[str]:
-        return [v for i in range(len(PRIORITIES))
-                if (v := self.cleaned_data.get(f"priority_{i + 1}"))]
+        """The order chosen: a priority picked for a slot moves there, the others shift."""
+        chosen = [self.cleaned_data.get(f"priority_{i + 1}") or "" for i in range(len(PRIORITIES))]
+        before = (self.cleaned_data.get("priorities_before") or "").split(",")
+        return arrange_priorities(chosen, before if any(before) else ())
 
 
 def _organize_context(tournament: Tournament, game: Game, form: ComposeForm) -> dict[str, Any]:
@@ -374,26 +381,22 @@ def organize(request: HttpRequest, tournament: Tournament, number: int) -> HttpR
     except DomainError as exc:
         raise Http404(exc.message) from exc
     # the choices last used for this game, else the format preset's for this round (K-TABLES)
-    chosen = game.composition_options or services.preset_options(tournament, number) or None
-    form = ComposeForm(initial=chosen and {
-        **{k: v for k, v in chosen.items() if k != "priorities"},
-        **{f"priority_{i + 1}": (prios[i] if i < len(prios) else "") for i in range(len(PRIORITIES))
-           if (prios := list(chosen.get("priorities") or services.DEFAULT_PRIORITIES))},
-    })
+    chosen = game.composition_options or services.preset_options(tournament, number) or {}
+    form = ComposeForm(initial=_form_initial(chosen), number=number)
     if request.method == "POST":
         action = request.POST.get("action", "")
         status = 200
         try:
-            if action == "compose":
-                form = ComposeForm(request.POST)
+            if action in ("compose", "preview"):
+                form = ComposeForm(request.POST, number=number)
                 if not form.is_valid():
                     raise DomainError(_("Check the form."), field="form", rule="K-TABLES")
                 data = form.cleaned_data
-                services.compose_game(
-                    game, actor=request.user, seed=data["seed"], prefer=data["prefer"],
-                    priorities=form.priorities(), seeding=data["seeding"],
-                    odd_count=data["odd_count"] or None, by_region=data["by_region"],
-                )
+                choices = {"prefer": data["prefer"], "priorities": form.priorities(), "seeding": data["seeding"],
+                           "odd_count": data["odd_count"] or None, "by_region": data["by_region"]}
+                if action == "preview":
+                    return _preview(request, tournament, game, choices, data["seed"])
+                services.compose_game(game, actor=request.user, seed=data["seed"], **choices)
                 messages.success(request, _("Tables composed."))
             elif action in ("swap", "move", "withdraw", "reinstate"):
                 change = _change(request, game, action)
@@ -420,6 +423,29 @@ def organize(request: HttpRequest, tournament: Tournament, number: int) -> HttpR
         return render(request, "tables/organize.html", _organize_context(tournament, game, form),
                       status=status)
     return render(request, "tables/organize.html", _organize_context(tournament, game, form))
+
+
+def _form_initial(chosen: dict[str, Any]) -> dict[str, Any]:
+    """The compose form's initial values from stored or preset choices (priorities in slots)."""
+    prios = list(chosen.get("priorities") or [])
+    initial = {k: v for k, v in chosen.items() if k != "withdrawn"}
+    if prios:
+        initial.update({f"priority_{i + 1}": prios[i] if i < len(prios) else "" for i in range(len(PRIORITIES))})
+    return initial
+
+
+def _preview(request: HttpRequest, tournament: Tournament, game: Game, choices: dict[str, Any],
+             seed: str) -> HttpResponse:
+    """What composing would give with these choices, before composing: the counts for this
+    order of priorities, the form kept as chosen (priorities in their new order) with the seed
+    the preview used, so that "Compose" then gives exactly these tables."""
+    preview = services.preview_composition(game, actor=request.user, seed=seed, **choices)
+    form = ComposeForm(initial=_form_initial({**choices, "priorities": preview["priorities"],
+                                              "seed": preview["seed"]}), number=game.number)
+    context = _organize_context(tournament, game, form)
+    context["preview"] = {**preview, "labels": [priority_label(k) for k in preview["priorities"]],
+                          "unmet": localized_report({"unmet": preview["unmet"]}).get("unmet", [])}
+    return render(request, "tables/organize.html", context)
 
 
 def _int(request: HttpRequest, name: str) -> int:

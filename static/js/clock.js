@@ -13,10 +13,12 @@
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
+  // One format all the way down: h:mm:ss (1:29:52 … 0:01:17 … 0:00:00), so the clock never
+  // changes shape under a reader's eyes when the last hour begins.
   function format(seconds) {
     seconds = Math.max(0, Math.floor(seconds));
     var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
-    return (h > 0 ? h + ":" + pad(m) : String(m)) + ":" + pad(s);
+    return h + ":" + pad(m) + ":" + pad(s);
   }
 
   function setup(el) {
@@ -59,7 +61,8 @@
     setup(el);
     var c = el._clock, state = el.getAttribute("data-state");
     var text = el.querySelector("[data-clock-text]") || el;
-    if (state === "not_started" || state === "expired" || isNaN(c.deadline)) { return; }
+    // a closed game's clock ("stopped") stands still, whatever its deadline says
+    if (state === "not_started" || state === "expired" || state === "stopped" || isNaN(c.deadline)) { return; }
     var left;
     if (state === "paused" && !isNaN(c.pausedAt)) {
       left = c.deadline - c.pausedAt;
@@ -68,7 +71,7 @@
     }
     left = c.deadline - serverTime(c);
     if (left <= 0) {
-      text.textContent = el.getAttribute("data-text-expired") || "0:00";
+      text.textContent = el.getAttribute("data-text-expired") || "0:00:00";
       el.classList.add("clock--expired");
       if (!c.fired) {
         c.fired = true;

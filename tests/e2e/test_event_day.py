@@ -118,14 +118,14 @@ def compose_and_start(b: Any, page: Any, slug: str, number: int, name: str) -> N
     click_link(page, organize)
     page.select_option("select[name=prefer]", "fives")
     if number > 1:
-        # from game 2 on the organizer puts "fewest repeat opponents" first (K-TABLES)
-        order = ["repeat_opponents", "repeat_five", "winners_apart", "club_apart", ""]
-        for i, value in enumerate(order, start=1):
-            page.select_option(f"select[name=priority_{i}]", value)
-    page.click("form:has(input[name=action][value=compose]) button[type=submit]")
+        # from game 2 on "fewest repeat opponents" comes first, as the guide says (K-TABLES):
+        # the form offers it, nothing to change
+        assert page.locator("select[name=priority_1]").input_value() == "repeat_opponents"
+    page.click("button[name=action][value=compose]")
     page.wait_for_selector(".tables-grid .table-card")
     b.check(page, f"{name}-composed")
-    page.check("input[name=deal_objectives]")  # RTU: objective cards dealt with the territories
+    # RTU: objective cards dealt with the territories, ticked already
+    assert page.locator("input[name=deal_objectives]").is_checked()
     page.click("form:has(input[name=action][value=start]) button[type=submit]")
     page.wait_for_selector("text=" + page.locator("h1").inner_text())  # reloaded
     from tables.models import Game

@@ -275,9 +275,23 @@ def test_start_deals_every_table_reproducibly_with_colours_objectives_and_clocks
 @pytest.mark.django_db
 def test_start_without_objectives_leaves_cards_to_the_players(tournament, organizer):
     add_players(tournament, 8)
-    game = services.start_game(compose(tournament, organizer), actor=organizer)
+    game = services.set_deal_objectives(compose(tournament, organizer), False, actor=organizer)
+    game = services.start_game(game, actor=organizer)
     assert not Seat.objects.filter(game=game).exclude(objective="").exists()
     assert game.secret_seed == "" and game.secret_commitment == ""
+
+
+@pytest.mark.django_db
+def test_an_rtu_game_deals_the_objective_cards_unless_the_organizer_unticks_it(tournament, organizer):
+    """The guide says to tick "Distribuisci anche le carte obiettivo" in RTU: it starts ticked."""
+    assert tournament.ruleset == "RTU"
+    add_players(tournament, 8)
+    game = compose(tournament, organizer)
+    assert game.deal_objectives
+    game = services.start_game(game, actor=organizer)
+    assert not Seat.objects.filter(game=game, player__isnull=False, objective="").exists()
+    classic = make_tournament(organizer, ruleset="CLASSIC")
+    assert not services.ensure_game(classic, 1, actor=organizer).deal_objectives
 
 
 @pytest.mark.django_db

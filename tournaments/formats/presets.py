@@ -89,7 +89,10 @@ BEST = ("total", "extra", "armies")
 PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in (
     Preset(
         "rtu-one-day", _("RTU one-day (best 2 of 3)"), "S-RTU", "rtu", 2, 3, BEST,
-        {1: RoundTables(("repeat_five", "winners_apart", "club_apart", "repeat_opponents"))},
+        # from game 2 repeated opponents first, as the organizer's guide says (tables.services:
+        # LATER_PRIORITIES): everyone meets new people, and previous winners are kept apart next
+        {1: RoundTables(("repeat_five", "winners_apart", "club_apart", "repeat_opponents")),
+         2: RoundTables(("repeat_opponents", "winners_apart", "club_apart", "repeat_five"))},
         ranking_class="OPN", editable=("best_n", "games_count", "chain"),
         notes=_("K-BEST2: the two best of three games count; ties by extra-objective points, then armies."),
     ),
