@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -120,12 +121,15 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     messages.success(request, _("Welcome, %(name)s: this browser now holds your personal link.")
                      % {"name": link.player.full_name if link.player else ""})
     game = request.GET.get("game", "")
-    if game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count:
-        # an objective slip: straight to the player's own card of that game
+    latest = link.player.seats.filter(game__tournament=link.tournament).aggregate(
+        latest=Max("game__number"))["latest"] if link.player is not None else None
+    if (game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count
+            and (latest is None or int(game) >= latest)):
+        # an objective slip of the game being played: straight to the player's own card
         return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
-    if link.player is not None and link.player.seats.filter(
-            game__tournament=link.tournament).exists():
-        # seated: the player's own page, table and seat first
+    if latest is not None:
+        # seated (or an earlier game's slip scanned again): the player's own page, the
+        # current game's table, seat and card first
         return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
     return redirect("tournaments:detail", slug=link.tournament.slug)
 
