@@ -3,6 +3,8 @@ column header of the tables they read is whole on the screen without scrolling s
 page of an event day: the player's phone (public pages and their personal link), the referee's
 (check-in, the referee's table, the result forms, a result), and the organizer's. A table too
 wide for a phone becomes one card per row, each value under its column's name; nothing is hidden.
+On the way, the player's phone finds its current table and card from an earlier game's slip and
+from the tournament page.
 
 The check is ``CLIPPED_CONTROLS`` (tests/e2e/conftest.py), the one every journey's
 ``Browser.check`` runs; here it goes over every page and reports all of them at once."""
@@ -61,12 +63,22 @@ def test_every_control_and_column_header_is_whole_at_360px(browser: Any) -> None
     result1 = Table.objects.get(game=game1, number=1)  # confirmed: the full board summary
     table1 = Table.objects.get(game__tournament=t, game__number=2, number=1)
     organizer_user = t.roles.get(role="organizer").user
-    seated = Seat.objects.filter(game__tournament=t, game__number=2, player__isnull=False).first().player
+    seated = Seat.objects.filter(game__tournament=t, game__number=2, player__isnull=False,
+                                 player__seats__game=game1).first().player
     link = services.create_link(t, actor=organizer_user, player=seated)
     b = browser
 
     player = b.person(PHONE, phone=True)
-    player.goto(f"/l/{link.token}/")
+    # game 1's slip scanned again during game 2: the player's own page, at game 2's table
+    player.goto(f"/l/{link.token}/?game=1")
+    player.wait_for_url("**" + reverse("tables:player_home", args=[slug]))
+    seat2 = Seat.objects.select_related("table").get(game__tournament=t, game__number=2, player=seated)
+    assert "Partita 2" in player.locator(".player-seat").inner_text()
+    assert f"Tavolo {seat2.table.number} · posto {seat2.number}" in player.locator(".player-seat").inner_text()
+    # the tournament page leads the phone holding the link back there in one tap
+    player.goto(reverse("tournaments:detail", args=[slug]))
+    player.click("text=La mia carta / il mio tavolo")
+    player.wait_for_url("**" + reverse("tables:player_home", args=[slug]))
     player_pages = [
         ("tournament", reverse("tournaments:detail", args=[slug])),
         ("my-page", reverse("tables:player_home", args=[slug])),
