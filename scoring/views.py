@@ -83,8 +83,10 @@ def _with_columns(window: dict[str, Any]) -> dict[str, Any]:
     """Each row's cells under the game columns, in their order: laid out here once, not by a loop
     over every cell in every column of the template (the first render of a changed leaderboard
     is on the way from a confirmation to the phones)."""
+    labels = {g: _("G%(g)s") % {"g": g} for g in window["games"]}  # a phone shows it by each value
     for row in window["rows"]:
-        row["columns"] = [[c for c in row["games"] if c["game"] == g] for g in window["games"]]
+        row["columns"] = [{"label": labels[g], "cells": [c for c in row["games"] if c["game"] == g]}
+                          for g in window["games"]]
     return window
 
 

@@ -326,7 +326,9 @@ class RegistrationNationalId(TournamentScoped, APIView):
 
 class RegistrationImport(TournamentScoped, APIView):
     """Upload a CSV (multipart field ``file``, or the text as JSON ``{"text": ...}``): one transaction,
-    a bad row answers 400 with ``line`` and the field, and nothing is imported."""
+    bad rows answer 400 with the first one's ``line`` and field, ``problems`` (every bad line:
+    ``line``, ``field``, ``column``, ``message``) and ``importable`` (the good rows), and nothing
+    is imported."""
 
     permission_classes = [TournamentObjectPermission]
     parser_classes = [MultiPartParser, FormParser, JSONParser]

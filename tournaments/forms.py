@@ -123,7 +123,8 @@ class CsvImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_("Columns: first_name, last_name, nickname, club, email, birth_date "
-                    "(DD/MM/YYYY), national_id. A file with one bad row imports nothing."),
+                    "(DD/MM/YYYY), national_id. A file with problem lines imports nothing: every such "
+                    "line is listed, and you choose to import the others or to correct the file."),
     )
 
     def clean_file(self) -> Any:

@@ -3,7 +3,7 @@ Cognome, Nick, Club, Partecipa (SI/NO), Regione, Data di nascita,
 e-mail, found by their header (the tool's template puts the header just above row 4), and an
 optional national id column ("ID nazionale", "Codice", "national_id").
 
-One transaction: a bad row (reported by its sheet row and column) imports nothing. Rows with
+One transaction: bad rows (every one reported by its sheet row and column) import nothing. Rows with
 Partecipa = NO are skipped. Every new player is compared with the players already known
 (:mod:`tournaments.identity`); probable duplicates are listed for the organizer to merge, never
 merged silently. The workbook is read within the limits of :mod:`tournaments.spreadsheets`
@@ -28,6 +28,7 @@ from .services import (
     NATIONAL_ID_HEADERS,
     CsvImportError,
     PlayerData,
+    RowProblem,
     register,
     require_organizer,
 )
@@ -90,6 +91,7 @@ def import_iscritti(tournament: Tournament, content: bytes, filename: str, *, ac
     header = [COLUMNS.get(_text(c).lower(), "") for c in rows[header_at]]
     report = ImportReport()
     known = [Candidate(p.pk, p.first_name, p.last_name, p.birth_date) for p in Player.objects.all()]
+    problems: list[RowProblem] = []  # every bad row is reported; any of them imports nothing
     with transaction.atomic():
         for number, raw in enumerate(rows[header_at + 1:], start=header_at + 2):
             values = {key: raw[i] for i, key in enumerate(header) if key and i < len(raw)}
@@ -98,15 +100,17 @@ def import_iscritti(tournament: Tournament, content: bytes, filename: str, *, ac
             if _text(values.get("takes_part")).upper() in ("NO", "N"):
                 report.skipped.append(number)
                 continue
-            birth = _date(values.get("birth_date"), number)
-            data = PlayerData(first_name=_text(values.get("first_name")), last_name=_text(values.get("last_name")),
-                              nickname=_text(values.get("nickname")), club=_text(values.get("club")),
-                              email=_text(values.get("email")), birth_date=birth,
-                              national_id=_text(values.get("national_id")), region=_text(values.get("region")))
             try:
-                reg = register(tournament, data, actor=actor, audit_action="registration.import")
+                birth = _date(values.get("birth_date"), number)
+                data = PlayerData(first_name=_text(values.get("first_name")), last_name=_text(values.get("last_name")),
+                                  nickname=_text(values.get("nickname")), club=_text(values.get("club")),
+                                  email=_text(values.get("email")), birth_date=birth,
+                                  national_id=_text(values.get("national_id")), region=_text(values.get("region")))
+                with transaction.atomic():
+                    reg = register(tournament, data, actor=actor, audit_action="registration.import")
             except DomainError as exc:
-                raise CsvImportError(exc.message, line=number, field=exc.field) from None
+                problems.append(RowProblem(number, exc.field, exc.message))
+                continue
             report.registered.append(reg)
             player = reg.player
             others = [c for c in known if c.player_id != player.pk]
@@ -115,6 +119,9 @@ def import_iscritti(tournament: Tournament, content: bytes, filename: str, *, ac
                 report.duplicates.append((number, player, found))
             if all(c.player_id != player.pk for c in known):
                 known.append(Candidate(player.pk, player.first_name, player.last_name, player.birth_date))
+        if problems:
+            raise CsvImportError(problems[0].message, line=problems[0].line, field=problems[0].field,
+                                 problems=tuple(problems))
         audit.record(actor=actor, action="registration.import_iscritti", obj=tournament, tournament=tournament,
                      after={"registered": len(report.registered), "skipped": len(report.skipped),
                             "probable_duplicates": [(n, p.pk, [d.player_id for d in ds])

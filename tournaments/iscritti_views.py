@@ -33,7 +33,7 @@ class IscrittiForm(forms.Form):
         label=gettext_lazy("Registration sheet (.xls or .xlsx)"),
         help_text=gettext_lazy("The desktop tool's workbook: its “Iscritti” sheet (ID, Nome, Cognome, Nick, "
                                "Club, Partecipa, Regione, Data di nascita, e-mail). Rows with Partecipa = NO "
-                               "are skipped; a file with one bad row imports nothing."),
+                               "are skipped; a file with bad rows imports nothing and lists every one of them."),
     )
 
     def clean_file(self) -> Any:
@@ -71,9 +71,11 @@ def iscritti_import(request: HttpRequest, tournament: Tournament) -> HttpRespons
             try:
                 report = import_iscritti(tournament, upload.read(), upload.name, actor=request.user)
             except CsvImportError as exc:
-                field = f" ({exc.field})" if exc.field else ""
-                form.add_error("file", _("Row %(line)s%(field)s: %(message)s. Nothing was imported.")
-                               % {"line": exc.line, "field": field, "message": exc.message})
+                for problem in exc.problems:
+                    where = (_("Row %(line)s (%(column)s)") % {"line": problem.line, "column": problem.column}
+                             if problem.column else _("Row %(line)s") % {"line": problem.line})
+                    form.add_error("file", f"{where}: {problem.message}")
+                form.add_error("file", _("Nothing was imported."))
             except DomainError as exc:
                 add_to_form(form, exc)
         if report is None:

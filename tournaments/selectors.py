@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -68,21 +69,26 @@ def checked_in_players(tournament: Tournament, game_number: int) -> QuerySet[Pla
     ).select_related("club").order_by("last_name", "first_name")
 
 
+def matching(regs: Iterable[Registration], query: str) -> list[Registration]:
+    """The registrations whose player matches ``query``: every word is part of the name,
+    nickname or club. Accents and case do not matter ("niccolo" finds Niccolò) on every
+    database: the filter compares ``normalise_name`` forms in Python (one tournament's players:
+    a few hundred rows at most). The check-in's and the registrations' search."""
+    words = [w for w in (normalise_name(w) for w in query.split()) if w]
+    if not words:
+        return list(regs)
+
+    def haystack(r: Registration) -> str:
+        p = r.player
+        return normalise_name(p.first_name, p.last_name, p.nickname, p.club.name if p.club else "")
+
+    return [r for r in regs if all(w in haystack(r) for w in words)]
+
+
 def checkin_rows(tournament: Tournament, game_number: int, query: str = "") -> list[dict[str, Any]]:
     """Registered players with whether each is checked in for the game, filtered by ``query``
-    (every word is part of the name, nickname or club). Accents and case do not matter
-    ("niccolo" finds Niccolò) on every database: the filter compares ``normalise_name`` forms
-    in Python (one tournament's players: a few hundred rows at most)."""
-    regs = list(registered_players(tournament))
-    words = [normalise_name(w) for w in query.split()]
-    words = [w for w in words if w]
-    if words:
-        def haystack(r: Registration) -> str:
-            p = r.player
-            return normalise_name(p.first_name, p.last_name, p.nickname,
-                                  p.club.name if p.club else "")
-
-        regs = [r for r in regs if all(w in haystack(r) for w in words)]
+    (see :func:`matching`)."""
+    regs = matching(registered_players(tournament), query)
     present = set(
         CheckIn.objects.filter(
             registration__tournament=tournament, game_number=game_number

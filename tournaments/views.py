@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -100,7 +102,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "tournaments/registrations.html",
                           _registrations_context(tournament, form=form), status=status)
     return render(request, "tournaments/register.html", {
-        "tournament": tournament, "form": form, "clubs": Club.objects.all(),
+        "tournament": tournament, "form": form, "clubs": Club.objects.all(), "organizer": organizer,
         "full": tournament.capacity is not None
         and selectors.registered_players(tournament).count() >= tournament.capacity,
     }, status=status)
@@ -141,12 +143,15 @@ def _link_target(request: HttpRequest, link: AccessLink) -> HttpResponse:
     if link.kind == AccessLink.Kind.REFEREE:
         return redirect("tournaments:manage", slug=link.tournament.slug)
     game = request.GET.get("game", "")
-    if game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count:
-        # an objective slip: straight to the player's own card of that game
+    latest = link.player.seats.filter(game__tournament=link.tournament).aggregate(
+        latest=Max("game__number"))["latest"] if link.player is not None else None
+    if (game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count
+            and (latest is None or int(game) >= latest)):
+        # an objective slip of the game being played: straight to the player's own card
         return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
-    if link.player is not None and link.player.seats.filter(
-            game__tournament=link.tournament).exists():
-        # seated: the player's own page, table and seat first
+    if latest is not None:
+        # seated (or an earlier game's slip scanned again): the player's own page, the
+        # current game's table, seat and card first
         return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
     return redirect("tournaments:detail", slug=link.tournament.slug)
 
@@ -217,21 +222,27 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
     return redirect("tournaments:manage", slug=tournament.slug)
 
 
-def _registrations_context(tournament: Tournament, **forms: object) -> dict[str, object]:
+def _registrations_context(tournament: Tournament, query: str = "", **forms: object) -> dict[str, object]:
     return {
-        "tournament": tournament,
-        "registrations": selectors.registrations(tournament),
+        "tournament": tournament, "query": query,
+        "registrations": selectors.matching(selectors.registrations(tournament), query),
         "form": forms.get("form") or OrganizerRegistrationForm(),
         "import_form": forms.get("import_form") or CsvImportForm(),
         "clubs": Club.objects.all(),
         "national_id_error": forms.get("national_id_error"),
+        "import_problems": forms.get("import_problems", ()),
+        "importable": forms.get("importable", 0),
     }
 
 
 @require_GET
 @staff_required("organizer")
 def registrations(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/registrations.html", _registrations_context(tournament))
+    """Everyone registered (withdrawn included), searched like the check-in (``?q=``)."""
+    context = _registrations_context(tournament, request.GET.get("q", "").strip())
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "tournaments/_registration_rows.html", context)
+    return render(request, "tournaments/registrations.html", context)
 
 
 @require_POST
@@ -288,25 +299,47 @@ def registration_promote(request: HttpRequest, tournament: Tournament, pk: int) 
     return redirect("tournaments:registrations", slug=tournament.slug)
 
 
+def _pending_import_key(tournament: Tournament) -> str:
+    return f"csv-import-{tournament.pk}"
+
+
 @require_POST
 @staff_required("organizer")
 def registrations_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Import a CSV file. A file with problem rows imports nothing and lists every one of
+    them; the file is kept (in the session) so that "import the other rows" needs no new upload,
+    and a corrected file can be chosen instead."""
+    key = _pending_import_key(tournament)
     form = CsvImportForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            created = services.import_csv(tournament, form.cleaned_data["file"].read(),
-                                          actor=request.user)
-        except services.CsvImportError as exc:
-            field = f" ({exc.field})" if exc.field else ""
-            form.add_error("file", _("Line %(line)s%(field)s: %(message)s. Nothing was imported.")
-                           % {"line": exc.line, "field": field, "message": exc.message})
-        except DomainError as exc:
-            add_to_form(form, exc)
-        else:
-            messages.success(request, _("%(n)s registrations imported.") % {"n": len(created)})
-            return redirect("tournaments:registrations", slug=tournament.slug)
-    return render(request, "tournaments/registrations.html",
-                  _registrations_context(tournament, import_form=form), status=400)
+    if request.POST.get("action") == "rest" and key in request.session:
+        content = base64.b64decode(request.session[key])
+        form = CsvImportForm()
+    elif form.is_valid():
+        content = form.cleaned_data["file"].read()
+    else:
+        return render(request, "tournaments/registrations.html",
+                      _registrations_context(tournament, import_form=form), status=400)
+    try:
+        outcome = services.import_csv_rows(tournament, content, actor=request.user,
+                                           leave_out_bad_rows=request.POST.get("action") == "rest")
+    except services.CsvImportError as exc:
+        request.session[key] = base64.b64encode(content).decode("ascii")
+        return render(request, "tournaments/registrations.html", _registrations_context(
+            tournament, import_form=form, import_problems=exc.problems,
+            importable=exc.importable,
+        ), status=400)
+    except DomainError as exc:
+        add_to_form(form, exc)
+        return render(request, "tournaments/registrations.html",
+                      _registrations_context(tournament, import_form=form), status=400)
+    request.session.pop(key, None)
+    messages.success(request, _("%(n)s registrations imported.") % {"n": len(outcome.created)})
+    if outcome.left_out:
+        messages.warning(request, ngettext(
+            "Line %(lines)s was left out: add that player by hand, or correct the file and import it.",
+            "Lines %(lines)s were left out: add those players by hand, or correct the file and import it.",
+            len(outcome.left_out)) % {"lines": ", ".join(str(p.line) for p in outcome.left_out)})
+    return redirect("tournaments:registrations", slug=tournament.slug)
 
 
 @require_GET

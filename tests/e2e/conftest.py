@@ -56,37 +56,43 @@ GUIDE_IMAGES = {
 
 
 
-# Every visible control whose content is wider than its box (a label cut off), or whose box runs
-# past the viewport or out of a container that hides its overflow. A field's own text may scroll
-# inside it, so fields are checked by their box only.
+# Every visible control a person must press (button, link-button, field) and every column header
+# of a table, that is not whole on the screen as the page opens: its content wider than its box
+# (a label cut off), or its box past the viewport's edge, or out of a container that hides its
+# overflow. A table that scrolls sideways does not excuse it: at 360 px the person would have to
+# find the control by scrolling. A field's own text may scroll inside it, so fields are checked by
+# their box only.
 CLIPPED_CONTROLS = """() => {
     const vw = document.documentElement.clientWidth;
-    const name = e => (e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).trim()
-        .replace(/\\s+/g, '.') : '') + ' "' + (e.innerText || e.value || e.name || '').trim().slice(0, 40) + '"');
+    const tag = e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).trim()
+        .replace(/\\s+/g, '.') : '');
+    const name = e => tag(e) + ' "' + (e.innerText || e.value || e.name || '').trim().slice(0, 40) + '"';
     const out = [];
     const controls = document.querySelectorAll(
-        'button, a.button, [role=button], input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea');
+        'button, a.button, [role=button], input:not([type=hidden]):not([type=checkbox]):not([type=radio]), ' +
+        'select, textarea, table th');
     for (const e of controls) {
         if (!e.checkVisibility({visibilityProperty: true})) continue;
+        if (e.closest('.visually-hidden')) continue;  // for screen readers only
+        if (e.tagName === 'TH' && !e.innerText.trim()) continue;  // nothing to read
         const r = e.getBoundingClientRect();
-        if (r.width === 0 || r.height === 0) continue;
+        if (r.width <= 1 || r.height <= 1) continue;
         const why = [];
         const field = ['INPUT', 'SELECT', 'TEXTAREA'].includes(e.tagName);
         if (!field && e.scrollWidth > e.clientWidth + 1) why.push(`content ${e.scrollWidth}px in a ${e.clientWidth}px box`);
-        let scrolls = false;  // inside a box that scrolls sideways: reachable, not clipped
         for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
             const s = getComputedStyle(a);
-            if (s.overflowX === 'hidden' || s.overflowX === 'clip') {
+            if (s.overflowX !== 'visible') {  // hidden, clip or a sideways scroll: cut there
                 const ar = a.getBoundingClientRect();
-                if (r.left < ar.left - 0.5 || r.right > ar.right + 0.5) why.push('cut by ' + name(a));
+                if (r.left < ar.left - 0.5 || r.right > ar.right + 0.5) why.push('cut by ' + tag(a));
                 break;
             }
-            if (s.overflowX !== 'visible') { scrolls = true; break; }
         }
-        if (!scrolls && (r.left < -0.5 || r.right > vw + 0.5)) {
+        if (r.left < -0.5 || r.right > vw + 0.5) {
             why.push(`box ${Math.round(r.left)}..${Math.round(r.right)} beyond the viewport`);
         }
-        if (why.length) out.push(name(e) + ': ' + why.join('; '));
+        const line = name(e) + ': ' + why.join('; ');
+        if (why.length && !out.includes(line)) out.push(line);
     }
     return out.slice(0, 12);
 }"""

@@ -24,6 +24,9 @@ def _page(browser: Any, body: str) -> Any:
     return page
 
 
+WIDE_ROW = "<tr>" + "<td>colonna</td>" * 12 + "<td><button>Salva</button></td></tr>"
+
+
 @pytest.mark.parametrize("body", [
     # a label that cannot wrap, cut by its own box
     '<button style="width:6rem; white-space:nowrap; overflow:hidden">Conferma la versione 12 del risultato</button>',
@@ -32,6 +35,11 @@ def _page(browser: Any, body: str) -> Any:
     "Ritira</a></div></div>",
     # a field running past the screen's edge (fixed: the page itself does not grow wider)
     '<input name="national_id" style="position:fixed; left:300px; width:10rem">',
+    # a button at the end of a wide table that scrolls sideways: found only by scrolling
+    '<div class="scroll"><table class="data">' + WIDE_ROW + "</table></div>",
+    # a column header past the screen's edge, in the same kind of table
+    '<div class="scroll"><table class="data"><thead><tr>' + "<th>Colonna</th>" * 12
+    + "<th>Presente</th></tr></thead></table></div>",
 ])
 def test_a_clipped_control_fails_the_check(browser: Any, body: str) -> None:
     page = _page(browser, body)
@@ -39,12 +47,14 @@ def test_a_clipped_control_fails_the_check(browser: Any, body: str) -> None:
         browser.fits(page, "clipped")
 
 
-def test_whole_controls_pass_even_in_a_table_that_scrolls(browser: Any) -> None:
+def test_whole_controls_pass_and_a_wide_table_passes_as_cards(browser: Any) -> None:
     page = _page(browser, (
         '<div class="toolbar"><button>Conferma la versione 12 del risultato, con un testo lungo che va a capo</button>'
         '<a class="button" href="#">Ritira la correzione (versione 2)</a></div>'
-        '<div class="scroll"><table class="data"><tr>' + "<td>colonna</td>" * 12
-        + '<td><button>Salva</button></td></tr></table></div>'
+        '<div class="scroll"><table class="data stacked"><thead><tr>' + "<th>Colonna</th>" * 12
+        + "<th>Presente</th></tr></thead><tbody><tr>"
+        + '<td data-label="Colonna">valore</td>' * 12 + '<td class="actions"><button>Salva</button></td></tr>'
+        + "</tbody></table></div>"
     ))
     browser.fits(page, "whole")
     browser.assert_clean()

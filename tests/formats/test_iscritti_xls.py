@@ -68,3 +68,27 @@ def test_a_bad_date_in_an_xls_names_its_row(db: Any) -> None:
     with pytest.raises(DomainError) as exc:
         import_iscritti(t, workbook("Iscritti", bad), "torneo.xls", actor=f.role(t, "organizer"))
     assert exc.value.field == "birth_date" and exc.value.line == 2  # type: ignore[attr-defined]
+
+
+def test_every_bad_row_of_a_sheet_is_named_on_the_page_in_italian(db: Any) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    from tournaments.models import Registration
+
+    t = f.ScoringTournamentFactory()
+    organizer = f.role(t, "organizer")
+    bad = [["ID", "Nome", "Cognome", "Club", "Data di nascita"],
+           [1, "Mario", "Rossi", "RCU Milano", "31/02/1990"],      # row 2: no such date
+           [2, "Anna", "Verdi", "RCU Milano", ""],
+           [3, "Anna", "Verdi", "RCU Milano", ""]]                 # row 4: Anna again
+    client = Client()
+    client.force_login(organizer)
+    page = client.post(f"/t/{t.slug}/registrations/iscritti/",
+                       {"file": SimpleUploadedFile("torneo.xls", workbook("Iscritti", bad))},
+                       HTTP_ACCEPT_LANGUAGE="it")
+    assert page.status_code == 400
+    html = page.content.decode()
+    assert "Riga 2 (Data di nascita): " in html and "Riga 4 (Cognome): " in html
+    assert "Non è stato importato nulla." in html and ".." not in html.replace("...", "")
+    assert not Registration.objects.filter(tournament=t).exists()

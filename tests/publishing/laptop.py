@@ -15,8 +15,8 @@ import re
 import sys
 from typing import Any
 
-ROW = re.compile(r'<tr id="player-\d+"[^>]*>\s*<td class="num">([^<]*)</td>\s*<td><a [^>]*>([^<]*)</a>'
-                 r'(?: <span class="muted">([^<]*)</span>)?.*?<td class="num total"><strong>([^<]*)</strong>', re.S)
+ROW = re.compile(r'<tr id="player-\d+"[^>]*>\s*<td class="num[^"]*">([^<]*)</td>\s*<td[^>]*><a [^>]*>([^<]*)</a>'
+                 r'(?: <span class="muted">([^<]*)</span>)?.*?<td class="num total"[^>]*><strong>([^<]*)</strong>', re.S)
 
 
 def standings_page(html: str) -> list[list[str]]:

@@ -128,7 +128,7 @@ def test_the_leaderboard_puts_each_game_in_its_column_and_marks_those_that_do_no
     def columns(player: Any) -> list[str]:
         row = re.search(rf'<tr id="player-{player.pk}".*?</tr>', html, re.S)
         assert row is not None
-        return [re.sub(r"\s+", " ", cell) for cell in re.findall(r'<td class="num">(.*?)</td>', row.group(0), re.S)][1:4]
+        return [re.sub(r"\s+", " ", cell) for cell in re.findall(r'<td class="num" data-label="P\d+">(.*?)</td>', row.group(0), re.S)]
 
     points = {g["game"]: g["points"] for g in next(r for r in selectors.standings(t)["rows"]
                                                   if r["player"] == a.pk)["games"]}

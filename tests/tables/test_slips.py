@@ -151,3 +151,33 @@ def test_secret_cards_and_private_links_are_never_kept_by_a_browser_or_a_proxy(t
         assert {"private", "no-store"} <= control, (url, r.get("Cache-Control"))
     mine = phone.get(f"/api/tournaments/{slug}/games/1/objectives/").json()
     assert [c["objective"] for c in mine] == [seat.objective]  # the card itself, still served
+
+
+def test_an_earlier_games_slip_leads_to_the_current_games_card_and_table(tournament, organizer):
+    """Game 1's slip scanned again during game 3 shows game 3's table and card, not game 1's;
+    the tournament page offers the same to a phone holding the link."""
+    from tests.factories.tables import GameFactory, SeatFactory, TableFactory
+
+    add_players(tournament, 9)
+    game = started(tournament, organizer, count=9, objectives=True)
+    seat = Seat.objects.filter(game=game).select_related("player").first()
+    link = player_link(tournament, seat.player)
+    tournament.games_count = 3
+    tournament.save()
+    later = SeatFactory(table=TableFactory(game=GameFactory(tournament=tournament, number=3), number=4),
+                        player=seat.player, number=5)
+    phone = Client()
+    open_private_link(phone, link.token)  # the phone holds the link: a slip scanned again goes straight on
+    r = phone.get(f"/l/{link.token}/?game=1")
+    assert r["Location"] == f"/t/{tournament.slug}/me/"
+    home = phone.get(r["Location"]).content.decode()
+    assert "Partita 3" in home and "Tavolo 4 · posto 5" in home
+    assert f"/t/{tournament.slug}/games/3/objective/" in home
+    assert f"/t/{tournament.slug}/games/3/tables/4/" in home
+    # the slip of the game being played still opens its card at once
+    assert phone.get(f"/l/{link.token}/?game=3")["Location"] == f"/t/{tournament.slug}/games/3/objective/"
+    assert later.game.number == 3
+    # the tournament page, on the phone holding the link: one tap to card and table
+    detail = phone.get(f"/t/{tournament.slug}/").content.decode()
+    assert f'href="/t/{tournament.slug}/me/">La mia carta / il mio tavolo</a>' in detail
+    assert "La mia carta / il mio tavolo" not in Client().get(f"/t/{tournament.slug}/").content.decode()

@@ -196,8 +196,9 @@ def test_iscritti_import_reads_an_optional_national_id_column(organizer, tournam
     response = Client()
     response.force_login(organizer)
     page = response.post(f"/t/{other.slug}/registrations/iscritti/",
-                         {"file": SimpleUploadedFile("t.xls", workbook("Iscritti", bad))})
-    assert page.status_code == 400 and "national_id" in page.content.decode()
+                         {"file": SimpleUploadedFile("t.xls", workbook("Iscritti", bad))},
+                         HTTP_ACCEPT_LANGUAGE="it")
+    assert page.status_code == 400 and "Riga 2 (Codice nazionale)" in page.content.decode()
     assert not Registration.objects.filter(tournament=other).exists()
 
 
