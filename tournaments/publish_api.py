@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from engine import exact
 
+from . import publish_schema as schema
 from . import publishing
 from .models import PublishedTournament
 
@@ -35,9 +36,11 @@ class PublishTournament(APIView):
     @extend_schema(request=None, responses={200: OpenApiResponse(description="Published copy")})
     def get(self, request: Request, slug: str) -> Response:
         row = get_object_or_404(PublishedTournament, slug=slug)
+        # Only what the allow-list lists, within its bounds: what the public pages show, even
+        # for a copy stored before the list existed (docs/security.md).
         return Response({"slug": row.slug, "name": row.name, "club": row.club.name,
                          "sequence": row.sequence, "published_at": row.published_at,
-                         "content": row.payload})
+                         "content": schema.CONTENT.public(row.payload)})
 
     @extend_schema(request=None, responses={200: OpenApiResponse(description="Stored"),
                                             201: OpenApiResponse(description="Created")})

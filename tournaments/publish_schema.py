@@ -1,0 +1,400 @@
+"""What a published tournament may carry: ONE allow-list of every key, its type, its size and its
+range (docs/security.md, "Publishing and clubs: threat model"; docs/publishing.md).
+
+The instance checks every publish against :data:`DOCUMENT` before storing anything
+(``publishing.validate``): a key not listed here, a value of the wrong type, a text too long, a
+number or a date out of range, a list too long or two games (tables, seats, players) with the same
+number is refused with HTTP 400, rule ``PUBLISH`` and the field's path
+(``content.standings.rows[3].email``). What is stored is therefore only what is listed, and
+``GET /api/publish/tournaments/<slug>/`` shows a copy filtered by the same list (:meth:`Spec.public`),
+so a copy stored before this list existed shows nothing else either.
+
+**Adding a field the laptop sends** (``publishing.content_of``) is one line in the record it
+belongs to, e.g. in :data:`TOURNAMENT`::
+
+    "scoring_system": Text(20),
+
+A field is optional unless wrapped in :class:`Required`; an older laptop that does not send it is
+still heard. Everything listed here is shown to anyone by the public GET: never list personal data.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from config.errors import DomainError
+from engine.endings import ENTERED
+
+from .formats.choice import MAX_GAMES
+from .models import Club, Player, Tournament
+
+FORMAT = "risiko-publish/1"
+
+# Bounds of what a real event holds (a generous margin, never a limit an event reaches).
+MAX_PLAYERS = 10_000  # as the knock-out plan's entrants (K-KO)
+MAX_GAME_NUMBER = 100  # games of an event, rehearsals included
+MAX_TABLES = 2_500  # tables of one game (10,000 players at 4)
+MAX_SEATS = 10  # seats of a table (T-SIZE: 3 to 6)
+MAX_POINTS = 10**6  # any score, total or count of armies, in absolute value
+MAX_DECIMALS = 10  # exact scores have few decimals (engine.exact)
+KEY_MAX = 2**63 - 1  # the laptop's player ids
+FIRST_DAY, LAST_DAY = dt.date(1970, 1, 1), dt.date(2100, 12, 31)
+
+# Values of the apps above tournaments, which it may not import (tests/publishing keep them equal
+# to tables.models and scoring.models).
+GAME_STATUSES = ("planned", "running", "finished")
+TABLE_STATUSES = ("waiting", "running", "time_expired", "finished")
+RESULT_KINDS = ("board", "short", "record")
+
+
+def refused(path: str, message: str) -> DomainError:
+    return DomainError(message, field=path or "body", rule="PUBLISH")
+
+
+class Spec:
+    """One value of the document: :meth:`check` refuses it naming ``path``; :meth:`public` is
+    the value as the public GET shows it (only what is listed, within its bounds)."""
+
+    def check(self, value: Any, path: str) -> None:
+        raise NotImplementedError
+
+    def public(self, value: Any) -> Any:
+        try:
+            self.check(value, "")
+        except DomainError:
+            return None
+        return value
+
+
+@dataclass(frozen=True)
+class Text(Spec):
+    max_length: int
+    min_length: int = 0
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, str):
+            raise refused(path, _("Expected a text."))
+        if len(value.strip()) < self.min_length:
+            raise refused(path, _("This field may not be empty."))
+        if len(value) > self.max_length:
+            raise refused(path, _("At most %(n)d characters.") % {"n": self.max_length})
+
+    def public(self, value: Any) -> Any:
+        return value[:self.max_length] if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class Choice(Spec):
+    values: tuple[str, ...]
+
+    def check(self, value: Any, path: str) -> None:
+        if value not in self.values or not isinstance(value, str):
+            raise refused(path, _("Expected one of: %(values)s.") % {
+                "values": ", ".join(repr(v) for v in self.values)})
+
+
+@dataclass(frozen=True)
+class Whole(Spec):
+    low: int
+    high: int
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise refused(path, _("Expected a whole number."))
+        if not self.low <= value <= self.high:
+            raise refused(path, _("Expected a whole number from %(low)s to %(high)s.")
+                          % {"low": self.low, "high": self.high})
+
+
+@dataclass(frozen=True)
+class Number(Spec):
+    """A score: whole or exact decimal (never NaN or infinite), within ±:data:`MAX_POINTS`."""
+
+    bound: int = MAX_POINTS
+
+    def check(self, value: Any, path: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+            raise refused(path, _("Expected a number."))
+        exponent = value.as_tuple().exponent if isinstance(value, Decimal) else 0
+        if (not isinstance(exponent, int) or exponent < -MAX_DECIMALS
+                or not -self.bound <= value <= self.bound):
+            raise refused(path, _("Expected a number from %(low)s to %(high)s.")
+                          % {"low": -self.bound, "high": self.bound})
+
+
+@dataclass(frozen=True)
+class Flag(Spec):
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, bool):
+            raise refused(path, _("Expected true or false."))
+
+
+@dataclass(frozen=True)
+class Day(Spec):
+    """A date written YYYY-MM-DD, between :data:`FIRST_DAY` and :data:`LAST_DAY`."""
+
+    def check(self, value: Any, path: str) -> None:
+        try:
+            day = dt.date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None
+        except ValueError:
+            day = None
+        if day is None or not FIRST_DAY <= day <= LAST_DAY:
+            raise refused(path, _("Expected a date (YYYY-MM-DD) from %(first)s to %(last)s.")
+                          % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()})
+
+
+@dataclass(frozen=True)
+class Uuid(Spec):
+    def check(self, value: Any, path: str) -> None:
+        try:
+            uuid.UUID(value if isinstance(value, str) else "")
+        except ValueError:
+            raise refused(path, _("A stable tournament id (UUID) is required.")) from None
+
+
+@dataclass(frozen=True)
+class Maybe(Spec):
+    """``inner`` or null."""
+
+    inner: Spec
+
+    def check(self, value: Any, path: str) -> None:
+        if value is not None:
+            self.inner.check(value, path)
+
+    def public(self, value: Any) -> Any:
+        return None if value is None else self.inner.public(value)
+
+
+@dataclass(frozen=True)
+class AnyOf(Spec):
+    """The first of ``specs`` that takes the value (a tie-break written as a word or as 0)."""
+
+    specs: tuple[Spec, ...]
+
+    def check(self, value: Any, path: str) -> None:
+        first: DomainError | None = None
+        for spec in self.specs:
+            try:
+                spec.check(value, path)
+                return
+            except DomainError as exc:
+                first = first or exc
+        assert first is not None
+        raise first
+
+
+@dataclass(frozen=True)
+class ListOf(Spec):
+    """A list of ``item``, at most ``max_items``; ``unique``: the key two items may not share."""
+
+    item: Spec
+    max_items: int
+    unique: str | None = None
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, list):
+            raise refused(path, _("Expected a list."))
+        if len(value) > self.max_items:
+            raise refused(path, _("At most %(n)d items.") % {"n": self.max_items})
+        seen: set[Any] = set()
+        for i, item in enumerate(value):
+            self.item.check(item, f"{path}[{i}]")
+            if self.unique is not None and item.get(self.unique) is not None:
+                if item[self.unique] in seen:
+                    raise refused(f"{path}[{i}].{self.unique}",
+                                  _("%(value)s appears twice.") % {"value": item[self.unique]})
+                seen.add(item[self.unique])
+
+    def public(self, value: Any) -> Any:
+        return [self.item.public(v) for v in value[:self.max_items]] if isinstance(value, list) else []
+
+
+@dataclass(frozen=True)
+class Required(Spec):
+    """A field of a :class:`Record` that must be there."""
+
+    inner: Spec
+
+    def check(self, value: Any, path: str) -> None:
+        self.inner.check(value, path)
+
+    def public(self, value: Any) -> Any:
+        return self.inner.public(value)
+
+
+@dataclass(frozen=True)
+class Record(Spec):
+    """An object with only these keys."""
+
+    fields: Mapping[str, Spec]
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, dict):
+            raise refused(path, _("Expected an object."))
+        for key, spec in self.fields.items():
+            where = f"{path}.{key}" if path else key
+            if key in value:
+                spec.check(value[key], where)
+            elif isinstance(spec, Required):
+                raise refused(where, _("This field is required."))
+        for key in value:
+            if key not in self.fields:
+                where = f"{path}.{key}" if path else str(key)
+                raise refused(where, _("Unknown field: a published tournament carries no such field."))
+
+    def public(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return None
+        return {key: spec.public(value[key]) for key, spec in self.fields.items() if key in value}
+
+
+def _length(model: Any, field: str) -> int:
+    return int(model._meta.get_field(field).max_length)
+
+
+# --- the document -------------------------------------------------------------------------------
+
+KEY = Whole(0, KEY_MAX)  # a player as the laptop numbers them: only inside the payload
+GAME_NUMBER = Whole(1, MAX_GAME_NUMBER)
+NAME = Text(3 * _length(Player, "first_name") + 4, min_length=1)  # "First Last (nickname)"
+CLUB = Text(_length(Club, "name"))
+GAME_NUMBERS = ListOf(GAME_NUMBER, MAX_GAME_NUMBER)
+
+TOURNAMENT = Record({
+    "name": Required(Text(_length(Tournament, "name"), min_length=1)),
+    "format": Choice(tuple(Tournament.Format.values)),
+    "status": Choice(tuple(Tournament.Status.values)),
+    "date": Required(Day()),
+    "venue": Text(_length(Tournament, "venue")),
+    "games_count": Whole(1, MAX_GAMES),
+    "event_type": Choice(("", *Tournament.EventType.values)),
+})
+
+PLAYER = Record({  # a public name and a club: never an e-mail, a date of birth or a national id
+    "key": Required(KEY),
+    "name": Required(NAME),
+    "club": CLUB,
+})
+
+SCORE = Record({  # the engine's score of one seat (scoring.models.ResultSubmission.scores)
+    "seat": Required(Whole(1, MAX_SEATS)),
+    "player": Maybe(KEY),
+    "game_score": Number(),
+    "extra_objective": Number(),
+    "armies": Number(),
+    "place": Number(),
+    "tournament_points": Number(),
+    "tiebreak": Maybe(AnyOf((Text(40), Whole(0, 0)))),  # a workbook's import writes 0
+    "eliminated": Maybe(Whole(0, MAX_SEATS)),
+})
+
+RESULT = Record({
+    "version": Whole(1, 10**6),
+    "kind": Choice(RESULT_KINDS),
+    "ended_by": Choice(tuple(e.value for e in ENTERED)),
+    "scores": ListOf(SCORE, MAX_SEATS, unique="seat"),
+})
+
+SEAT = Record({
+    "number": Required(Whole(1, MAX_SEATS)),
+    "player": Maybe(KEY),
+    "colour": Text(10),
+})
+
+TABLE = Record({
+    "number": Required(Whole(1, MAX_TABLES)),
+    "status": Choice(TABLE_STATUSES),
+    "seats": ListOf(SEAT, MAX_SEATS, unique="number"),
+    "result": Maybe(RESULT),
+})
+
+GAME = Record({
+    "number": Required(GAME_NUMBER),
+    "status": Choice(GAME_STATUSES),
+    "tables": Required(ListOf(TABLE, MAX_TABLES, unique="number")),
+})
+
+CELL = Record({  # one game of a standings row
+    "game": GAME_NUMBER,
+    "points": Number(),
+    "counted": Flag(),
+    "place": Number(),
+    "table": Whole(0, MAX_TABLES),
+    "extra": Number(),
+    "armies": Number(),
+    "game_score": Number(),
+})
+
+ROW = Record({  # a standings row: what the public standings page shows
+    "player": Required(KEY),
+    "rank": Required(Whole(0, MAX_PLAYERS)),
+    "shared": Flag(),
+    "total": Required(Number()),
+    "extra": Number(),
+    "armies": Number(),
+    "played": Whole(0, MAX_GAME_NUMBER),
+    "reached": Whole(0, MAX_GAME_NUMBER),
+    "advanced": Flag(),
+    "wins": Whole(0, MAX_GAME_NUMBER),
+    "finalist": Flag(),
+    "tiebreak": Maybe(Text(40)),
+    "games": ListOf(CELL, MAX_GAME_NUMBER),
+    "name": NAME,
+    "club": CLUB,
+    "pending_corrections": GAME_NUMBERS,
+})
+
+STANDINGS = Record({
+    "method": Text(20),
+    "preset": Text(30),
+    "chain": ListOf(Text(40), 20),
+    "best_n": Maybe(Whole(0, MAX_GAME_NUMBER)),
+    "publish_unconfirmed": Flag(),
+    "games": GAME_NUMBERS,
+    "rehearsal_games": GAME_NUMBERS,
+    "pending_correction_games": GAME_NUMBERS,
+    "rows": Required(ListOf(ROW, MAX_PLAYERS, unique="player")),
+})
+
+CONTENT = Record({
+    "tournament": Required(TOURNAMENT),
+    "players": Required(ListOf(PLAYER, MAX_PLAYERS, unique="key")),
+    "games": Required(ListOf(GAME, MAX_GAME_NUMBER, unique="number")),
+    "standings": Required(STANDINGS),
+})
+
+DOCUMENT = Record({
+    "format": Required(Choice((FORMAT,))),
+    "source_id": Required(Uuid()),
+    "slug": Required(Text(_length(Tournament, "slug"), min_length=1)),
+    "club": Required(Text(_length(Club, "name"), min_length=1)),
+    "sequence": Required(Whole(1, 2**31 - 1)),
+    "content": Required(CONTENT),
+})
+
+
+def check_references(content: dict[str, Any]) -> None:
+    """Every seat, score and standings row names a player of ``content["players"]`` (or nobody)."""
+    keys = {p["key"] for p in content["players"]}
+
+    def known(key: Any, path: str) -> None:
+        if key is not None and key not in keys:
+            raise refused(path, _("No player with this key is in the tournament's players."))
+
+    for g, game in enumerate(content["games"]):
+        for t, table in enumerate(game["tables"]):
+            where = f"content.games[{g}].tables[{t}]"
+            for s, seat in enumerate(table.get("seats", [])):
+                known(seat.get("player"), f"{where}.seats[{s}].player")
+            for s, score in enumerate((table.get("result") or {}).get("scores", [])):
+                known(score.get("player"), f"{where}.result.scores[{s}].player")
+    for r, row in enumerate(content["standings"]["rows"]):
+        known(row["player"], f"content.standings.rows[{r}].player")
