@@ -287,11 +287,11 @@ PLAYER = Record({  # a public name and a club: never an e-mail, a date of birth 
 SCORE = Record({  # the engine's score of one seat (scoring.models.ResultSubmission.scores)
     "seat": Required(Whole(1, MAX_SEATS)),
     "player": Maybe(KEY),
-    "game_score": Number(),
-    "extra_objective": Number(),
-    "armies": Number(),
-    "place": Number(),
-    "tournament_points": Number(),
+    "game_score": Required(Number()),  # the five numbers every standings reads
+    "extra_objective": Required(Number()),
+    "armies": Required(Number()),
+    "place": Required(Number()),
+    "tournament_points": Required(Number()),
     "tiebreak": Maybe(AnyOf((Text(40), Whole(0, 0)))),  # a workbook's import writes 0
     "eliminated": Maybe(Whole(0, MAX_SEATS)),
 })

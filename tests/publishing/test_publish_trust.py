@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def put(document: Any, token: str, slug: str = "copia") -> Any:
-    body = exact.dumps({**copy.deepcopy(document), "slug": slug} if isinstance(document, dict) else document)
+    body = document if isinstance(document, str) else exact.dumps({**copy.deepcopy(document), "slug": slug})
     return Client().put(f"/api/publish/tournaments/{slug}/", body, content_type="application/json",
                         HTTP_AUTHORIZATION=f"Bearer {token}")
 
@@ -225,3 +225,12 @@ def test_the_allow_list_names_the_values_of_the_apps_above_tournaments() -> None
     assert set(schema.GAME_STATUSES) == set(Game.Status.values)
     assert set(schema.TABLE_STATUSES) == set(Table.Status.values)
     assert set(schema.RESULT_KINDS) == set(ResultSubmission.Kind.values)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_a_number_that_is_not_finite_is_400(event: dict[str, Any], constant: str) -> None:
+    doc = copy.deepcopy(event["doc"])
+    doc["content"]["standings"]["rows"][0]["total"] = 424242
+    body = exact.dumps({**doc, "slug": "copia"}).replace("424242", constant)
+    r = put(body, event["token"])
+    assert r.status_code == 400 and "content.standings.rows[0].total" in r.json(), r.content
