@@ -28,12 +28,22 @@ def max_bytes() -> int:
     return int(getattr(settings, "PUBLISH_MAX_BYTES", 5 * 1024 * 1024))
 
 
+# What the endpoint answers (the request body's schema is the allow-list itself: publish_schema).
+STORED = {"type": "object", "properties": {
+    "status": {"type": "string", "enum": ["created", "updated", "unchanged"]}, "slug": {"type": "string"},
+    "sequence": {"type": "integer"}, "digest": {"type": "string"}}}
+COPY = {"type": "object", "properties": {
+    "slug": {"type": "string"}, "name": {"type": "string"}, "club": {"type": "string"},
+    "sequence": {"type": "integer"}, "published_at": {"type": "string", "format": "date-time"},
+    "content": schema.CONTENT.json_schema()}}
+
+
 class PublishTournament(APIView):
     authentication_classes: list[Any] = []  # the Bearer token is checked by the view itself
     permission_classes = [AllowAny]
     parser_classes: list[Any] = []  # the body is read here, bounded, with exact numbers
 
-    @extend_schema(request=None, responses={200: OpenApiResponse(description="Published copy")})
+    @extend_schema(request=None, responses={200: OpenApiResponse(response=COPY, description="Published copy")})
     def get(self, request: Request, slug: str) -> Response:
         row = get_object_or_404(PublishedTournament, slug=slug)
         # Only what the allow-list lists, within its bounds: what the public pages show, even
@@ -42,8 +52,9 @@ class PublishTournament(APIView):
                          "sequence": row.sequence, "published_at": row.published_at,
                          "content": schema.CONTENT.public(row.payload)})
 
-    @extend_schema(request=None, responses={200: OpenApiResponse(description="Stored"),
-                                            201: OpenApiResponse(description="Created")})
+    @extend_schema(request={"application/json": schema.DOCUMENT.json_schema()},
+                   responses={200: OpenApiResponse(response=STORED, description="Stored (or unchanged)"),
+                              201: OpenApiResponse(response=STORED, description="Created")})
     def put(self, request: Request, slug: str) -> Response:
         token = publishing.authenticate(request.META.get("HTTP_AUTHORIZATION"))
         try:

@@ -72,6 +72,10 @@ class Spec:
             return None
         return value
 
+    def json_schema(self) -> dict[str, Any]:
+        """The same rule for the OpenAPI schema (the publish endpoint's request body)."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class Text(Spec):
@@ -86,6 +90,9 @@ class Text(Spec):
         if len(value) > self.max_length:
             raise refused(path, _("At most %(n)d characters.") % {"n": self.max_length})
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "minLength": self.min_length, "maxLength": self.max_length}
+
     def public(self, value: Any) -> Any:
         return value[:self.max_length] if isinstance(value, str) else None
 
@@ -99,6 +106,9 @@ class Choice(Spec):
             raise refused(path, _("Expected one of: %(values)s.") % {
                 "values": ", ".join(repr(v) for v in self.values)})
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.values)}
+
 
 @dataclass(frozen=True)
 class Whole(Spec):
@@ -111,6 +121,9 @@ class Whole(Spec):
         if not self.low <= value <= self.high:
             raise refused(path, _("Expected a whole number from %(low)s to %(high)s.")
                           % {"low": self.low, "high": self.high})
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "integer", "minimum": self.low, "maximum": self.high}
 
 
 @dataclass(frozen=True)
@@ -128,12 +141,18 @@ class Number(Spec):
             raise refused(path, _("Expected a number from %(low)s to %(high)s.")
                           % {"low": -self.bound, "high": self.bound})
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "number", "minimum": -self.bound, "maximum": self.bound}
+
 
 @dataclass(frozen=True)
 class Flag(Spec):
     def check(self, value: Any, path: str) -> None:
         if not isinstance(value, bool):
             raise refused(path, _("Expected true or false."))
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "boolean"}
 
 
 @dataclass(frozen=True)
@@ -149,6 +168,9 @@ class Day(Spec):
             raise refused(path, _("Expected a date (YYYY-MM-DD) from %(first)s to %(last)s.")
                           % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()})
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "format": "date"}
+
 
 @dataclass(frozen=True)
 class Uuid(Spec):
@@ -157,6 +179,9 @@ class Uuid(Spec):
             uuid.UUID(value if isinstance(value, str) else "")
         except ValueError:
             raise refused(path, _("A stable tournament id (UUID) is required.")) from None
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "format": "uuid"}
 
 
 @dataclass(frozen=True)
@@ -171,6 +196,9 @@ class Maybe(Spec):
 
     def public(self, value: Any) -> Any:
         return None if value is None else self.inner.public(value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {**self.inner.json_schema(), "nullable": True}
 
 
 @dataclass(frozen=True)
@@ -189,6 +217,9 @@ class AnyOf(Spec):
                 first = first or exc
         assert first is not None
         raise first
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"anyOf": [spec.json_schema() for spec in self.specs]}
 
 
 @dataclass(frozen=True)
@@ -216,6 +247,9 @@ class ListOf(Spec):
     def public(self, value: Any) -> Any:
         return [self.item.public(v) for v in value[:self.max_items]] if isinstance(value, list) else []
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "array", "items": self.item.json_schema(), "maxItems": self.max_items}
+
 
 @dataclass(frozen=True)
 class Required(Spec):
@@ -228,6 +262,9 @@ class Required(Spec):
 
     def public(self, value: Any) -> Any:
         return self.inner.public(value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return self.inner.json_schema()
 
 
 @dataclass(frozen=True)
@@ -254,6 +291,12 @@ class Record(Spec):
         if not isinstance(value, dict):
             return None
         return {key: spec.public(value[key]) for key, spec in self.fields.items() if key in value}
+
+    def json_schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                               "properties": {key: spec.json_schema() for key, spec in self.fields.items()}}
+        required = [key for key, spec in self.fields.items() if isinstance(spec, Required)]
+        return {**out, "required": required} if required else out
 
 
 def _length(model: Any, field: str) -> int:
