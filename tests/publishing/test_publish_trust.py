@@ -14,7 +14,12 @@ from django.test import Client
 from engine import exact
 from scoring.models import ResultSubmission
 from tables.models import Game, Table
-from tests.factories.tournaments import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
+from tests.factories.tournaments import (
+    ClubFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    TournamentFactory,
+)
 from tournaments import publish_schema as schema
 from tournaments import publishing
 from tournaments.models import Club, Player, PublishedTournament, Registration, Tournament
