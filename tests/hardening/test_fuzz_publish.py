@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import exact
+from tests.hardening.test_fuzz import _paths
 from tests.publishing.helpers import laptop_event
 from tournaments import publishing
 from tournaments.models import Club, Player, PublishedTournament
@@ -39,22 +40,11 @@ values = st.recursive(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:3]):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
 @pytest.fixture
 def sent(db: Any) -> dict[str, Any]:
     e = laptop_event()
     document = {**publishing.prepare(e["t"]), "slug": "copia"}
-    return {"token": publishing.issue_token(e["club"]), "doc": document, "paths": [p for p in _paths(document) if p]}
+    return {"token": publishing.issue_token(e["club"]), "doc": document, "paths": [p for p in _paths(document, width=3) if p]}
 
 
 def _edit(doc: Any, path: tuple[Any, ...], value: Any, how: str) -> None:
