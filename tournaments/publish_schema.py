@@ -20,6 +20,7 @@ still heard. Everything listed here is shown to anyone by the public GET: never 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 from collections.abc import Mapping
@@ -30,7 +31,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from config.errors import DomainError
+from engine.club_formats import ClubFormat
 from engine.endings import ENTERED
+from engine.rulesets import RuleSet
 
 from .formats.choice import MAX_GAMES
 from .models import Club, Player, Tournament
@@ -173,6 +176,64 @@ class Day(Spec):
 
 
 @dataclass(frozen=True)
+class Moment(Spec):
+    """A date and time in ISO 8601 (a game's start or end), between the same days as :class:`Day`."""
+
+    def check(self, value: Any, path: str) -> None:
+        try:
+            moment = dt.datetime.fromisoformat(value) if isinstance(value, str) and len(value) <= 40 else None
+        except ValueError:
+            moment = None
+        if moment is None or not FIRST_DAY <= moment.date() <= LAST_DAY:
+            raise refused(path, _("Expected a date and time (ISO 8601) from %(first)s to %(last)s.")
+                          % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()})
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "format": "date-time"}
+
+
+@dataclass(frozen=True)
+class Settings(Spec):
+    """Settings the engine checks itself when they are used (a rule set's overrides, a club
+    format's changed numbers): only the setting names the engine has (``names``), each a plain
+    value of bounded size: a number, a short text, true/false, null, or a short list or object
+    of those (two levels at most)."""
+
+    names: frozenset[str]
+
+    def check(self, value: Any, path: str) -> None:
+        if not isinstance(value, dict):
+            raise refused(path, _("Expected an object."))
+        if len(value) > len(self.names):
+            raise refused(path, _("At most %(n)d items.") % {"n": len(self.names)})
+        for key, item in value.items():
+            if key not in self.names:
+                raise refused(f"{path}.{key}", _("Unknown field: a published tournament carries no such field."))
+            _plain(item, f"{path}.{key}", depth=2)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": False, "properties": {n: {} for n in sorted(self.names)}}
+
+
+def _plain(value: Any, path: str, depth: int) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int | Decimal):
+        Number().check(value, path)
+    elif isinstance(value, str):
+        Text(40).check(value, path)
+    elif isinstance(value, list | dict) and depth > 0:
+        if len(value) > 20:
+            raise refused(path, _("At most %(n)d items.") % {"n": 20})
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            Text(20).check(str(key), path)
+            _plain(item, f"{path}.{key}" if isinstance(value, dict) else f"{path}[{key}]", depth - 1)
+    else:
+        raise refused(path, _("Expected a number, a short text, true or false."))
+
+
+@dataclass(frozen=True)
 class Uuid(Spec):
     def check(self, value: Any, path: str) -> None:
         try:
@@ -303,6 +364,11 @@ def _length(model: Any, field: str) -> int:
     return int(model._meta.get_field(field).max_length)
 
 
+def _names(settings: Any) -> frozenset[str]:
+    """The setting names of an engine dataclass (its id and description are not settings)."""
+    return frozenset(f.name for f in dataclasses.fields(settings)) - {"id", "description"}
+
+
 # --- the document -------------------------------------------------------------------------------
 
 KEY = Whole(0, KEY_MAX)  # a player as the laptop numbers them: only inside the payload
@@ -319,6 +385,11 @@ TOURNAMENT = Record({
     "venue": Text(_length(Tournament, "venue")),
     "games_count": Whole(1, MAX_GAMES),
     "event_type": Choice(("", *Tournament.EventType.values)),
+    "scoring_system": Text(_length(Tournament, "scoring_system")),  # the engine's: checked when used
+    "ruleset": Choice(tuple(Tournament.RuleSet.values)),
+    "ruleset_overrides": Settings(_names(RuleSet)),
+    "start_times": ListOf(Text(8), MAX_GAMES),
+    "capacity": Maybe(Whole(0, MAX_PLAYERS)),
 })
 
 PLAYER = Record({  # a public name and a club: never an e-mail, a date of birth or a national id
@@ -362,6 +433,9 @@ TABLE = Record({
 GAME = Record({
     "number": Required(GAME_NUMBER),
     "status": Choice(GAME_STATUSES),
+    "rehearsal": Flag(),
+    "started_at": Maybe(Moment()),
+    "finished_at": Maybe(Moment()),
     "tables": Required(ListOf(TABLE, MAX_TABLES, unique="number")),
 })
 
@@ -407,11 +481,27 @@ STANDINGS = Record({
     "rows": Required(ListOf(ROW, MAX_PLAYERS, unique="player")),
 })
 
+SCORING = Record({  # the format chosen on the laptop (scoring.models.ScoringSettings)
+    "preset": Text(30),
+    "method": Text(20),
+    "tiebreaks": ListOf(Text(40), 20),
+    "best_n": Maybe(Whole(0, MAX_GAME_NUMBER)),
+    "publish_unconfirmed": Flag(),
+    "club_changes": Settings(_names(ClubFormat)),
+})
+
+RANKING = Record({  # the event's id in the national ranking
+    "organizer": Text(150),
+    "first_day": Day(),
+})
+
 CONTENT = Record({
     "tournament": Required(TOURNAMENT),
     "players": Required(ListOf(PLAYER, MAX_PLAYERS, unique="key")),
     "games": Required(ListOf(GAME, MAX_GAME_NUMBER, unique="number")),
     "standings": Required(STANDINGS),
+    "scoring": SCORING,
+    "ranking": RANKING,
 })
 
 DOCUMENT = Record({

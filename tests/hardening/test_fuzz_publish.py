@@ -44,6 +44,10 @@ values = st.recursive(
 def sent(db: Any) -> dict[str, Any]:
     e = laptop_event()
     document = {**publishing.prepare(e["t"]), "slug": "copia"}
+    # the format's settings, checked by their own rule (publish_schema.Settings): fuzzed too
+    document["content"]["scoring"] = {"preset": "gufo", "tiebreaks": ["extra"], "club_changes": {
+        "win_bonus": 40, "place_points": {"4": [10, 6, 3, 0]}}}
+    document["content"]["tournament"]["ruleset_overrides"] = {"extra": {"time_limit_seconds": 90}}
     return {"token": publishing.issue_token(e["club"]), "doc": document, "paths": [p for p in _paths(document, width=3) if p]}
 
 

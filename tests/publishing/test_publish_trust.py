@@ -239,3 +239,30 @@ def test_a_number_that_is_not_finite_is_400(event: dict[str, Any], constant: str
     body = exact.dumps({**doc, "slug": "copia"}).replace("424242", constant)
     r = put(body, event["token"])
     assert r.status_code == 400 and "content.standings.rows[0].total" in r.json(), r.content
+
+
+def test_the_allow_list_takes_the_formats_rules_and_ranking_fields_a_laptop_sends(event: dict[str, Any]) -> None:
+    """What the laptop sends about how the event was played (rule set and its overrides, scoring
+    system, start times, the format's choices with a club format's changed numbers, the games'
+    days, the event's id in the national ranking) is listed, with bounds: accepted whole."""
+    from decimal import Decimal
+
+    t = event["t"]
+    doc = copy.deepcopy(event["doc"])
+    doc["content"]["tournament"].update(
+        scoring_system=t.scoring_system, ruleset=t.ruleset, capacity=None, start_times=["09:30", "14:00"],
+        ruleset_overrides={"time_limit_minutes": 60, "extra": {"time_limit_seconds": 90}})
+    doc["content"]["games"][0].update(rehearsal=False, started_at="2026-11-28T09:30:00+00:00", finished_at=None)
+    doc["content"]["scoring"] = {"preset": "gufo", "method": "rtu", "tiebreaks": ["extra", "armies"], "best_n": 2,
+                                 "publish_unconfirmed": False,
+                                 "club_changes": {"win_bonus": 40, "size_factor": {"4": Decimal("1.25")},
+                                                  "place_points": {"4": [10, 6, 3, 0]}}}
+    doc["content"]["ranking"] = {"organizer": "Club Alfa", "first_day": "2026-11-28"}
+    assert put(doc, event["token"]).status_code == 201
+    for bad, field in [({"club_changes": {"email": "x@example.org"}}, "content.scoring.club_changes.email"),
+                       ({"club_changes": {"win_bonus": "x" * 500}}, "content.scoring.club_changes.win_bonus")]:
+        wrong = copy.deepcopy(doc)
+        wrong["content"]["scoring"].update(bad)
+        wrong["sequence"] += 1
+        r = put(wrong, event["token"])
+        assert r.status_code == 400 and field in r.json(), r.content
