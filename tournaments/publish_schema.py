@@ -160,36 +160,26 @@ class Flag(Spec):
 
 @dataclass(frozen=True)
 class Day(Spec):
-    """A date written YYYY-MM-DD, between :data:`FIRST_DAY` and :data:`LAST_DAY`."""
+    """A date written YYYY-MM-DD (``with_time``: a date and time in ISO 8601, a game's start or
+    end), between :data:`FIRST_DAY` and :data:`LAST_DAY`."""
+
+    with_time: bool = False
 
     def check(self, value: Any, path: str) -> None:
+        read = dt.datetime.fromisoformat if self.with_time else dt.date.fromisoformat
+        size_ok = isinstance(value, str) and (len(value) <= 40 if self.with_time else len(value) == 10)
         try:
-            day = dt.date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None
-        except ValueError:
-            day = None
-        if day is None or not FIRST_DAY <= day <= LAST_DAY:
-            raise refused(path, _("Expected a date (YYYY-MM-DD) from %(first)s to %(last)s.")
-                          % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()})
-
-    def json_schema(self) -> dict[str, Any]:
-        return {"type": "string", "format": "date"}
-
-
-@dataclass(frozen=True)
-class Moment(Spec):
-    """A date and time in ISO 8601 (a game's start or end), between the same days as :class:`Day`."""
-
-    def check(self, value: Any, path: str) -> None:
-        try:
-            moment = dt.datetime.fromisoformat(value) if isinstance(value, str) and len(value) <= 40 else None
+            moment = read(value) if size_ok else None
         except ValueError:
             moment = None
-        if moment is None or not FIRST_DAY <= moment.date() <= LAST_DAY:
-            raise refused(path, _("Expected a date and time (ISO 8601) from %(first)s to %(last)s.")
-                          % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()})
+        day = moment.date() if isinstance(moment, dt.datetime) else moment
+        if day is None or not FIRST_DAY <= day <= LAST_DAY:
+            message = (_("Expected a date and time (ISO 8601) from %(first)s to %(last)s.") if self.with_time
+                       else _("Expected a date (YYYY-MM-DD) from %(first)s to %(last)s."))
+            raise refused(path, message % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()})
 
     def json_schema(self) -> dict[str, Any]:
-        return {"type": "string", "format": "date-time"}
+        return {"type": "string", "format": "date-time" if self.with_time else "date"}
 
 
 @dataclass(frozen=True)
@@ -434,8 +424,8 @@ GAME = Record({
     "number": Required(GAME_NUMBER),
     "status": Choice(GAME_STATUSES),
     "rehearsal": Flag(),
-    "started_at": Maybe(Moment()),
-    "finished_at": Maybe(Moment()),
+    "started_at": Maybe(Day(with_time=True)),
+    "finished_at": Maybe(Day(with_time=True)),
     "tables": Required(ListOf(TABLE, MAX_TABLES, unique="number")),
 })
 

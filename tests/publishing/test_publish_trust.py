@@ -191,6 +191,8 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("a total of 10**30", lambda c: c["standings"]["rows"][0].update(total=10**30), "content.standings.rows[0].total"),
     ("date 99999-01-01", lambda c: c["tournament"].update(date="99999-01-01"), "content.tournament.date"),
     ("date not a date", lambda c: c["tournament"].update(date="ieri"), "content.tournament.date"),
+    ("a game started in 3000", lambda c: c["games"][0].update(started_at="3000-01-01T09:00:00"),
+     "content.games[0].started_at"),
     ("games_count 10**30", lambda c: c["tournament"].update(games_count=10**30), "content.tournament.games_count"),
     ("game number 10**30", lambda c: c["games"][0].update(number=10**30), "content.games[0].number"),
     ("a seat of an unknown player", lambda c: _table(c)["seats"][0].update(player=999_999_999),
