@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -21,7 +22,7 @@ from engine import exact
 
 from . import publish_schema as schema
 from . import publishing
-from .models import PublishedTournament
+from .models import PublishedTournament, Tournament
 
 
 def max_bytes() -> int:
@@ -45,7 +46,10 @@ class PublishTournament(APIView):
 
     @extend_schema(request=None, responses={200: OpenApiResponse(response=COPY, description="Published copy")})
     def get(self, request: Request, slug: str) -> Response:
-        row = get_object_or_404(PublishedTournament, slug=slug)
+        row = get_object_or_404(PublishedTournament.objects.select_related("club", "tournament"), slug=slug)
+        status = row.tournament.status if row.tournament else (row.payload.get("tournament") or {}).get("status")
+        if status == Tournament.Status.DRAFT:  # the public pages do not show a draft either
+            raise Http404
         # Only what the allow-list lists, within its bounds: what the public pages show, even
         # for a copy stored before the list existed (docs/security.md).
         return Response({"slug": row.slug, "name": row.name, "club": row.club.name,

@@ -268,3 +268,11 @@ def test_the_allow_list_takes_the_formats_rules_and_ranking_fields_a_laptop_send
         wrong["sequence"] += 1
         r = put(wrong, event["token"])
         assert r.status_code == 400 and field in r.json(), r.content
+
+
+def test_the_public_copy_of_a_draft_is_not_shown(event: dict[str, Any]) -> None:
+    doc = copy.deepcopy(event["doc"])
+    doc["content"]["tournament"]["status"] = Tournament.Status.DRAFT
+    assert put(doc, event["token"]).status_code == 201
+    assert Client().get("/t/copia/").status_code == 404  # as its public pages
+    assert Client().get("/api/publish/tournaments/copia/").status_code == 404
