@@ -11,8 +11,8 @@ laptop computed them (``WorkbookEvent.standings``, read by ``selectors.imported_
 than recomputed here: both show the same leaderboard whatever this instance's settings.
 
 Players: the payload carries a public name and a club only (no date of birth, no national id),
-so a player is the one this copy already had under that name, else a player of that club with
-that public name, else a new player of that club.
+so a player is the one this copy already had for that laptop key, else a player of the
+publishing club with that public name, else a new player record (:func:`_players`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from tournaments.models import (
     PublishedTournament,
     Registration,
     Tournament,
+    display_name,
     normalise_name,
 )
 from tournaments.publishing import content_of, digest_of
@@ -67,31 +68,52 @@ def _split(name: str) -> tuple[str, str, str]:
     return first[:80], last.strip()[:80], nickname.strip()[:80]
 
 
-def _players(content: dict[str, Any], tournament: Tournament | None) -> dict[Any, int]:
-    """The laptop's player key → this instance's player."""
-    previous: dict[tuple[str, int | None], int] = {}
+def _players(content: dict[str, Any], tournament: Tournament | None, club: Club,
+             previous: dict[str, Any] | None) -> dict[Any, int]:
+    """The laptop's player key → this instance's player. A sent player is the player this copy
+    already had for that laptop key (or, for a copy published before, under that public name and
+    club), else a player of the publishing club (the token's, ``club``) with that public name,
+    else a new player record, as registering on the instance makes one. So a club's publish
+    never reaches another club's players or another organizer's: a name alone proves nothing
+    (docs/security.md, "Publishing and clubs"). Clubs were checked by ``publishing.receive``."""
+    clubs = {c.name.strip().casefold(): c.pk for c in Club.objects.all()}
+    in_copy: dict[tuple[str, int | None], int] = {}
     if tournament is not None:
-        for p in Player.objects.filter(registrations__tournament=tournament).select_related("club"):
-            previous.setdefault((p.display_name, p.club_id), p.pk)
-    clubs: dict[str, int | None] = {"": None}
+        for p in Player.objects.filter(registrations__tournament=tournament).order_by("pk"):
+            in_copy.setdefault((p.display_name, p.club_id), p.pk)
+    own: dict[str, int] = {}
+    for p in Player.objects.filter(club=club).order_by("pk"):
+        own.setdefault(p.display_name, p.pk)
+
+    def club_of(sent: dict[str, Any]) -> int | None:
+        return clubs.get(str(sent.get("club") or "").strip().casefold())
+
+    before: dict[Any, int] = {}  # the last publish's keys, to the players this copy made of them
+    for sent in (previous or {}).get("players", []):
+        found = _first(in_copy, [(name, club_of(sent)) for name in _names(sent["name"])])
+        if found is not None:
+            before[sent["key"]] = found
     out: dict[Any, int] = {}
     for sent in content["players"]:
-        club_name = str(sent.get("club") or "").strip()[:120]
-        if club_name not in clubs:
-            club = Club.objects.filter(name=club_name).first() or Club.objects.create(name=club_name)
-            clubs[club_name] = club.pk
-        club_id = clubs[club_name]
-        name = str(sent["name"]).strip()
-        found = previous.get((name, club_id))
-        if found is None and club_id is not None:
-            found = next((p.pk for p in Player.objects.filter(club_id=club_id).order_by("pk")
-                          if p.display_name == name), None)
+        club_id, names = club_of(sent), _names(sent["name"])
+        found = before.get(sent["key"]) or _first(in_copy, [(name, club_id) for name in names])
+        if found is None and club_id == club.pk:
+            found = _first(own, names)
         if found is None:
-            first, last, nickname = _split(name)
+            first, last, nickname = _split(sent["name"])
             found = Player.objects.create(first_name=first, last_name=last, nickname=nickname, club_id=club_id,
                                           normalised_name=normalise_name(first, last)[:170]).pk
-        out[sent.get("key")] = found
+        out[sent["key"]] = found
     return out
+
+
+def _first(index: dict[Any, int], keys: list[Any]) -> int | None:
+    return next((index[k] for k in keys if k in index), None)
+
+
+def _names(name: str) -> list[str]:
+    """A sent public name as it is, and as the player made of it shows it."""
+    return [name.strip(), display_name(*_split(name))]
 
 
 def _choice(value: Any, choices: Any, default: str) -> str:
@@ -99,11 +121,8 @@ def _choice(value: Any, choices: Any, default: str) -> str:
 
 
 def _tournament(row: PublishedTournament, sent: dict[str, Any]) -> tuple[Tournament, bool]:
-    try:
-        day = dt.date.fromisoformat(str(sent.get("date")))
-    except ValueError:
-        day = timezone.localdate()
-    fields = {"slug": row.slug, "name": str(sent["name"])[:150], "date": day, "venue": str(sent.get("venue") or "")[:200],
+    fields = {"slug": row.slug, "name": sent["name"], "date": dt.date.fromisoformat(sent["date"]),
+              "venue": sent.get("venue") or "",
               "format": _choice(sent.get("format"), Tournament.Format, Tournament.Format.ITALIANA),
               "status": _choice(sent.get("status"), Tournament.Status, Tournament.Status.FINISHED),
               "games_count": max(1, min(int(sent.get("games_count") or 1), 20)),
@@ -118,10 +137,13 @@ def _tournament(row: PublishedTournament, sent: dict[str, Any]) -> tuple[Tournam
     return tournament, False
 
 
-def materialise(row: PublishedTournament, content: dict[str, Any]) -> Tournament:
-    """Make (or remake) the real tournament of a received copy; inside the caller's transaction."""
+def materialise(row: PublishedTournament, content: dict[str, Any],
+                previous: dict[str, Any] | None = None) -> Tournament:
+    """Make (or remake) the real tournament of a received copy; inside the caller's transaction.
+    ``content`` was checked against ``tournaments.publish_schema``; ``previous``: the content of
+    the publish before, if any."""
     tournament, created = _tournament(row, content["tournament"])
-    players = _players(content, None if created else tournament)
+    players = _players(content, None if created else tournament, row.club, None if created else previous)
     if not created:  # the previous copy's games and registrations are replaced whole
         Game.objects.filter(tournament=tournament).delete()
         Registration.objects.filter(tournament=tournament).delete()

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -19,12 +20,23 @@ from rest_framework.views import APIView
 
 from engine import exact
 
+from . import publish_schema as schema
 from . import publishing
-from .models import PublishedTournament
+from .models import PublishedTournament, Tournament
 
 
 def max_bytes() -> int:
     return int(getattr(settings, "PUBLISH_MAX_BYTES", 5 * 1024 * 1024))
+
+
+# What the endpoint answers (the request body's schema is the allow-list itself: publish_schema).
+STORED = {"type": "object", "properties": {
+    "status": {"type": "string", "enum": ["created", "updated", "unchanged"]}, "slug": {"type": "string"},
+    "sequence": {"type": "integer"}, "digest": {"type": "string"}}}
+COPY = {"type": "object", "properties": {
+    "slug": {"type": "string"}, "name": {"type": "string"}, "club": {"type": "string"},
+    "sequence": {"type": "integer"}, "published_at": {"type": "string", "format": "date-time"},
+    "content": schema.CONTENT.json_schema()}}
 
 
 class PublishTournament(APIView):
@@ -32,15 +44,21 @@ class PublishTournament(APIView):
     permission_classes = [AllowAny]
     parser_classes: list[Any] = []  # the body is read here, bounded, with exact numbers
 
-    @extend_schema(request=None, responses={200: OpenApiResponse(description="Published copy")})
+    @extend_schema(request=None, responses={200: OpenApiResponse(response=COPY, description="Published copy")})
     def get(self, request: Request, slug: str) -> Response:
-        row = get_object_or_404(PublishedTournament, slug=slug)
+        row = get_object_or_404(PublishedTournament.objects.select_related("club", "tournament"), slug=slug)
+        status = row.tournament.status if row.tournament else (row.payload.get("tournament") or {}).get("status")
+        if status == Tournament.Status.DRAFT:  # the public pages do not show a draft either
+            raise Http404
+        # Only what the allow-list lists, within its bounds: what the public pages show, even
+        # for a copy stored before the list existed (docs/security.md).
         return Response({"slug": row.slug, "name": row.name, "club": row.club.name,
                          "sequence": row.sequence, "published_at": row.published_at,
-                         "content": row.payload})
+                         "content": schema.CONTENT.public(row.payload)})
 
-    @extend_schema(request=None, responses={200: OpenApiResponse(description="Stored"),
-                                            201: OpenApiResponse(description="Created")})
+    @extend_schema(request={"application/json": schema.DOCUMENT.json_schema()},
+                   responses={200: OpenApiResponse(response=STORED, description="Stored (or unchanged)"),
+                              201: OpenApiResponse(response=STORED, description="Created")})
     def put(self, request: Request, slug: str) -> Response:
         token = publishing.authenticate(request.META.get("HTTP_AUTHORIZATION"))
         try:

@@ -29,9 +29,10 @@ from config.errors import ConflictError, DomainError, PermissionDeniedError, Ref
 from engine import exact
 
 from . import hooks
+from . import publish_schema as schema
 from .models import Club, ClubToken, PublishedTournament, PublishState, Tournament
 
-FORMAT = "risiko-publish/1"
+FORMAT = schema.FORMAT
 TOKEN_START = "rkp_"
 
 
@@ -147,12 +148,13 @@ def prepare(tournament: Tournament) -> dict[str, Any]:
 # --- receiving (instance side) ------------------------------------------------------------------
 
 # Makes the received copy a real tournament here (registered by the scoring app at start-up):
-# ``materialise(row, content)`` inside the publish's transaction; ``edited(row)`` whether that
-# tournament was changed here since the last publish.
+# ``materialise(row, content, previous)`` inside the publish's transaction (``previous``: the
+# content of the publish before, if any); ``edited(row)`` whether that tournament was changed here
+# since the last publish.
 _MATERIALISER: dict[str, Callable[..., Any]] = {}
 
 
-def set_materialiser(materialise: Callable[[PublishedTournament, dict[str, Any]], Any],
+def set_materialiser(materialise: Callable[..., Any],
                      edited: Callable[[PublishedTournament], bool]) -> None:
     _MATERIALISER.update(materialise=materialise, edited=edited)
 
@@ -164,50 +166,37 @@ def _edited_here(row: PublishedTournament) -> bool:
     return bool(row.tournament_id and "edited" in _MATERIALISER and _MATERIALISER["edited"](row))
 
 
-def _materialise(row: PublishedTournament, content: dict[str, Any]) -> None:
+def _materialise(row: PublishedTournament, content: dict[str, Any],
+                 previous: dict[str, Any] | None = None) -> None:
     if "materialise" in _MATERIALISER:
-        _MATERIALISER["materialise"](row, content)
-
-
-def _bad(field: str, message: str) -> DomainError:
-    return DomainError(message, field=field, rule="PUBLISH")
+        _MATERIALISER["materialise"](row, content, previous)
 
 
 def validate(document: Any, slug: str) -> None:
-    """HTTP 400 naming the first field that is missing or of the wrong kind."""
+    """HTTP 400 naming the first field that is not in the allow-list (``publish_schema``), is
+    of the wrong kind or out of its bounds, or names a player the payload does not carry."""
     if not isinstance(document, dict):
-        raise _bad("body", _("The body must be a JSON object."))
+        raise schema.refused("body", _("The body must be a JSON object."))
     if document.get("format") != FORMAT:
-        raise _bad("format", _("Expected format %(format)s.") % {"format": FORMAT})
-    try:
-        uuid.UUID(str(document.get("source_id")))
-    except ValueError:
-        raise _bad("source_id", _("A stable tournament id (UUID) is required.")) from None
-    if document.get("slug") != slug:
-        raise _bad("slug", _("The slug in the body differs from the one in the address."))
-    if not isinstance(document.get("club"), str) or not document["club"]:
-        raise _bad("club", _("The club's name is required."))
-    seq = document.get("sequence")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-        raise _bad("sequence", _("A positive whole sequence number is required."))
-    content = document.get("content")
-    if not isinstance(content, dict):
-        raise _bad("content", _("The tournament's content is required."))
-    t = content.get("tournament")
-    if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
-        raise _bad("content.tournament.name", _("The tournament's name is required."))
-    for key, kind in (("players", list), ("games", list), ("standings", dict)):
-        if not isinstance(content.get(key), kind):
-            raise _bad(f"content.{key}", _("This field is missing or of the wrong kind."))
+        raise schema.refused("format", _("Expected format %(format)s.") % {"format": FORMAT})
+    schema.DOCUMENT.check(document, "")
+    if document["slug"] != slug:
+        raise schema.refused("slug", _("The slug in the body differs from the one in the address."))
+    schema.check_references(document["content"])
+
+
+def _check_clubs(content: dict[str, Any]) -> None:
+    """A player's club must be a club of this instance (the token's own always is): a publish
+    never creates a club, which only the federation does (docs/clubs.md)."""
+    if not any(str(p.get("club") or "").strip() for p in content["players"]):
+        return
+    known = {name.strip().casefold() for name in Club.objects.values_list("name", flat=True)}
     for i, p in enumerate(content["players"]):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or set(p) - {"key", "name", "club"}:
-            raise _bad(f"content.players[{i}]",
-                       _("A player is sent as key, name and club only."))
-    if not isinstance(content["standings"].get("rows"), list):
-        raise _bad("content.standings.rows", _("This field is missing or of the wrong kind."))
-    for i, g in enumerate(content["games"]):
-        if not isinstance(g, dict) or not isinstance(g.get("number"), int) or not isinstance(g.get("tables"), list):
-            raise _bad(f"content.games[{i}]", _("A game needs its number and its tables."))
+        name = str(p.get("club") or "").strip()
+        if name and name.casefold() not in known:
+            raise schema.refused(f"content.players[{i}].club", _(
+                "No club called %(club)s is on this instance: correct the player's club on the "
+                "laptop (or leave it empty), or ask the federation to add the club.") % {"club": repr(name)})
 
 
 def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedTournament]:
@@ -217,6 +206,7 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
     if document["club"] != club.name:
         raise PermissionDeniedError(_("This token belongs to another club."), field="club",
                                     rule="PUBLISH-CLUB")
+    _check_clubs(document["content"])
     source_id = uuid.UUID(document["source_id"])
     content = document["content"]
     digest = digest_of(content)
@@ -260,6 +250,7 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
                                   "(sequence %(sent)s, here %(here)s).")
                                 % {"sent": document["sequence"], "here": row.sequence},
                                 field="sequence", rule="PUBLISH-CONFLICT")
+        previous = row.payload  # the laptop's player keys of the last publish (scoring.published)
         row.slug = slug
         row.name = content["tournament"]["name"][:200]
         row.payload = content
@@ -267,7 +258,7 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
         row.published_digest = digest
         row.published_at = now
         row.save()
-        _materialise(row, content)
+        _materialise(row, content, previous)
         return "updated", row
 
 

@@ -42,14 +42,15 @@ json_values = st.recursive(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def _paths(value: Any, prefix: tuple[Any, ...] = (), width: int = 30) -> list[tuple[Any, ...]]:
+    """Every path into ``value`` (the first ``width`` items of each list)."""
     out = [prefix]
     if isinstance(value, dict):
         for k, v in value.items():
-            out += _paths(v, (*prefix, k))
+            out += _paths(v, (*prefix, k), width)
     elif isinstance(value, list):
-        for i, v in enumerate(value[:30]):
-            out += _paths(v, (*prefix, i))
+        for i, v in enumerate(value[:width]):
+            out += _paths(v, (*prefix, i), width)
     return out
 
 

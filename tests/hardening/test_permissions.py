@@ -140,9 +140,9 @@ EXPECTED: dict[str, Any] = {
     "tournaments:link_revoke": {"post": ORGANIZER},
     "tournaments:audit": READ,
     # Publishing: the instance takes a club's Bearer token only, never a session; the token opens
-    # nothing else. (Here the slug is a tournament run on this instance itself: the token's PUT
-    # is heard and refused as a conflict, tests/publishing.) On the laptop, the Publish page is
-    # the organizer's.
+    # nothing else. (Here the body is a valid published tournament and the slug one run on this
+    # instance itself: the token's PUT passes the allow-list and is refused as a conflict,
+    # tests/publishing.) On the laptop, the Publish page is the organizer's.
     "api-publish": {"put": {"token"}}, "tournaments:publish": {"post": ORGANIZER},
     "tournaments:checkin_bulk": {"post": REFEREE},
     "api-invitations": {"post": ORGANIZER}, "api-invitation-revoke": {"post": ORGANIZER},
@@ -238,7 +238,7 @@ def _open(visitors: dict[str, tuple[Any, dict[str, str]]]) -> dict[str, Client]:
     return clients
 
 
-def _call(client: Client, method: str, url: str, api: bool, body: dict[str, Any]) -> Any:
+def _call(client: Client, method: str, url: str, api: bool, body: Any) -> Any:
     if api:
         return getattr(client, method)(url, data=body, content_type="application/json")
     if method == "post":
@@ -290,7 +290,7 @@ def test_writes_are_allowed_exactly_as_expected(demo_module: Tournament, visitor
     assert problems == [], f"{route.name} {url}"
 
 
-def _visit(client: Client, role: str, url: str, api: bool, body: dict[str, Any], expected: Any,
+def _visit(client: Client, role: str, url: str, api: bool, body: Any, expected: Any,
            problems: list[str]) -> None:
     """One visitor calls ``url`` with every write method; what went wrong goes to ``problems``."""
     for method in METHODS:
@@ -354,6 +354,8 @@ def test_reads_show_no_secret_or_personal_data_to_anyone_but_the_organizer(
     url = url_of(route, world)
     if route.name == "tournaments:link":
         return  # opening a private link is its holder's business (tested in test_security.py)
+    if route.name == "api-publish":
+        _stored_copy_with_personal_data(demo_module)
     clients = _open(visitors)
     secrets = _secrets(demo_module)
     problems = []
@@ -404,3 +406,51 @@ def test_an_open_invitation_is_accepted_by_its_holder_never_by_a_link_session(
                 problems.append("referee_link: an account was made")
             transaction.set_rollback(True)
     assert problems == []
+
+
+def _stored_copy_with_personal_data(t: Tournament) -> None:
+    """A published copy of the demo as an instance stored it before the allow-list: its standings
+    rows and seats carry the e-mail, date of birth and national id the public GET must not show."""
+    import uuid
+
+    from django.utils import timezone
+
+    from tournaments import publishing
+    from tournaments.models import PublishedTournament, Registration
+
+    t = Tournament.objects.get(pk=t.pk)  # its club set by demo_world()
+    content = publishing.content_of(t)
+    reg = Registration.objects.filter(tournament=t).exclude(national_id="").select_related("player").first()
+    personal = {"email": reg.email or "x@example.org", "national_id": reg.national_id,
+                "birth_date": (reg.birth_date or reg.player.birth_date).isoformat()
+                if (reg.birth_date or reg.player.birth_date) else ""}
+    for row in content["standings"]["rows"]:
+        row.update(personal)
+    for game in content["games"]:
+        for table in game["tables"]:
+            for seat in table["seats"]:
+                seat.update(personal)
+    PublishedTournament.objects.create(club=t.club, source_id=uuid.uuid4(), slug=t.slug, name=t.name,
+                                       payload=content, sequence=1, published_digest="-",
+                                       published_at=timezone.now())
+
+
+def test_the_publish_endpoint_takes_a_valid_tournament_from_the_token_only(
+        demo_module: Tournament, visitors: Any, db: Any) -> None:
+    """Past the allow-list: the token's PUT of the demo's own content is heard (a conflict, the
+    demo is run here) and, under a new address, stored; no session, whoever's, publishes."""
+    from engine import exact
+    from tournaments import publishing
+
+    demo_world()  # the demo is run by a club
+    t = Tournament.objects.get(pk=demo_module.pk)
+    clients = _open(visitors)
+    document = publishing.prepare(t)
+    put = "/api/publish/tournaments/{}/"
+    for role in ROLES:
+        r = clients[role].put(put.format(t.slug), exact.dumps(document), content_type="application/json")
+        assert r.status_code == (409 if role == "token" else 401), (role, r.content[:300])
+    fresh = exact.dumps({**document, "slug": "copia-demo"})
+    for role in ROLES:
+        r = clients[role].put(put.format("copia-demo"), fresh, content_type="application/json")
+        assert r.status_code == (201 if role == "token" else 401), (role, r.content[:300])

@@ -137,7 +137,7 @@ def test_oversized_payload_is_413(event: dict[str, Any], settings: Any) -> None:
     (lambda d: d.pop("source_id"), "source_id"),
     (lambda d: d.update(sequence="3"), "sequence"),
     (lambda d: d["content"].pop("standings"), "content.standings"),
-    (lambda d: d["content"]["players"][0].update(email="x@example.org"), "content.players[0]"),
+    (lambda d: d["content"]["players"][0].update(email="x@example.org"), "content.players[0].email"),
     (lambda d: d.update(format="other"), "format"),
 ])
 def test_malformed_payload_is_400_naming_the_field(event: dict[str, Any], change: Any, field: str) -> None:
