@@ -135,8 +135,8 @@ def prepare(tournament: Tournament) -> dict[str, Any]:
     """The document to send. The sequence number grows when the content changed since the last
     publish attempt, and stays when it did not (a retry sends the very same document)."""
     if tournament.club_id is None:
-        raise DomainError(_("Set the tournament's club before publishing it."), field="club",
-                          rule="PUBLISH")
+        raise DomainError(_("Name the tournament's organising club before publishing it (the Publish page, or "
+                            "the command's --club)."), field="club", rule="PUBLISH")
     content = content_of(tournament)
     digest = digest_of(content)
     with transaction.atomic():

@@ -69,7 +69,8 @@ class Laptop:
     """The hall laptop: a SQLite file and the processes that use it."""
 
     def __init__(self, path: Path) -> None:
-        self.env = server_env(f"sqlite:///{path}", ALLOWED_HOSTS="127.0.0.1")
+        # an English console: the command speaks the console's language (test_club_at_publish.py)
+        self.env = server_env(f"sqlite:///{path}", ALLOWED_HOSTS="127.0.0.1", LANGUAGE="en")
 
     def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
         return _run(self.env, "manage.py", *args, "--skip-checks")
