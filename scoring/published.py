@@ -24,8 +24,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tables.models import Game, Seat, Table
 from config.errors import DomainError
+from tables.models import Game, Seat, Table
 from tournaments import audit, formats
 from tournaments.formats.rules import DEFAULT_SCORING_SYSTEM
 from tournaments.models import (

@@ -23,7 +23,15 @@ from tests.factories.tournaments import (
     UserFactory,
 )
 from tournaments import clubs
-from tournaments.models import AuditEntry, Club, ClubRole, Invitation, Player, PublishState, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    ClubRole,
+    Invitation,
+    Player,
+    PublishState,
+    Tournament,
+)
 from tournaments.permissions import is_organizer
 from tournaments.privacy import manages_player
 
