@@ -41,12 +41,9 @@ def preset_event(preset_id: str, club_name: str, slug: str, players: int = 12) -
     registry's tests play them."""
     from django.utils import timezone
 
-    from scoring import services
     from tables import services as table_services
-    from tests.factories.tournaments import CheckInFactory
-    from tests.formats.test_registry import qualifying_rounds
+    from tests.formats.test_registry import choose_preset, qualifying_rounds
     from tournaments import formats
-    from tournaments.models import Registration
     from tournaments.services import change_status
 
     club = Club.objects.filter(name=club_name).first() or ClubFactory(name=club_name)
@@ -57,11 +54,7 @@ def preset_event(preset_id: str, club_name: str, slug: str, players: int = 12) -
         p.club = club if i % 3 else other
         p.last_name = f"{p.last_name} {preset_id}"  # people of their own in each event
         p.save()
-    services.apply_preset(actor=org, tournament=t, preset_id=preset_id)
-    t.refresh_from_db()
-    for reg in Registration.objects.filter(tournament=t):
-        for g in range(1, t.games_count + 1):
-            CheckInFactory(registration=reg, game_number=g)
+    choose_preset(t, org, preset_id)
     for number in qualifying_rounds(formats.PRESETS[preset_id]):
         game = table_services.compose_game(table_services.ensure_game(t, number, actor=org), actor=org,
                                            seed=f"{slug}-{number}")
