@@ -92,9 +92,14 @@ def public_answers(get: Any, year: int, slugs: list[str]) -> dict[str, Any]:
                      "format": json.loads(get(f"/api/scoring/tournaments/{slug}/format/")),
                      "games": games, "results": results,
                      "standings_page": table_cells(get(f"/t/{slug}/standings/"))}
-    ranking = json.loads(get(f"/api/ranking/{year}/?limit=1000"))
-    out["ranking"] = {"count": ranking["count"], "rows": [
-        {**row, "player": {"name": row["player"]["name"], "club": row["player"]["club"]}} for row in ranking["rows"]]}
+    try:
+        ranking = json.loads(get(f"/api/ranking/{year}/?limit=1000"))
+    except LookupError:  # nothing counted that year
+        out["ranking"] = None
+    else:
+        out["ranking"] = {"count": ranking["count"], "rows": [
+            {**row, "player": {"name": row["player"]["name"], "club": row["player"]["club"]}}
+            for row in ranking["rows"]]}
     out["ranking_pages"] = {path: table_cells(get(path)) for path in ("/ranking/", f"/ranking/{year}/")}
     return out
 
