@@ -57,6 +57,13 @@ def _named(value: Any, names: dict[int, str]) -> Any:
     return value
 
 
+def _cells_or_none(get: Any, path: str) -> list[list[str]] | None:
+    try:
+        return table_cells(get(path))
+    except LookupError:  # no such page (a year with nothing counted)
+        return None
+
+
 def public_answers(get: Any, year: int, slugs: list[str]) -> dict[str, Any]:
     """What anyone sees of the events ``slugs`` and of ``year``'s national ranking: the tournament,
     standings, format, games and results APIs, the standings page's and the ranking pages' cells.
@@ -100,7 +107,7 @@ def public_answers(get: Any, year: int, slugs: list[str]) -> dict[str, Any]:
         out["ranking"] = {"count": ranking["count"], "rows": [
             {**row, "player": {"name": row["player"]["name"], "club": row["player"]["club"]}}
             for row in ranking["rows"]]}
-    out["ranking_pages"] = {path: table_cells(get(path)) for path in ("/ranking/", f"/ranking/{year}/")}
+    out["ranking_pages"] = {path: _cells_or_none(get, path) for path in ("/ranking/", f"/ranking/{year}/")}
     return out
 
 
