@@ -75,6 +75,10 @@ def published_play(tournament: Tournament) -> dict[str, Any]:
         "games": [{
             "number": g.number,
             "status": g.status,
+            "rehearsal": g.rehearsal,
+            # the event's days (national ranking: its year and first round) come from these
+            "started_at": g.started_at.isoformat() if g.started_at else None,
+            "finished_at": g.finished_at.isoformat() if g.finished_at else None,
             "tables": [{
                 "number": t.number,
                 "status": t.status,
@@ -87,6 +91,11 @@ def published_play(tournament: Tournament) -> dict[str, Any]:
         # a new process (or after the cache expired) is not a change of the tournament
         "standings": {k: v for k, v in standings.items() if k not in VOLATILE},
         "seated": {s.player_id for s in seats if s.player_id},
+        "scoring": {"preset": conf.preset, "method": conf.method, "tiebreaks": list(conf.tiebreaks or []),
+                    "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
+                    "club_changes": conf.club_changes or {}},
+        "ranking": {"organizer": national.event_organizer(tournament),
+                    "first_day": national.event_first_day(tournament).isoformat()},
     }
 
 

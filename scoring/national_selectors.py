@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from tournaments.models import normalise_name
 
@@ -32,7 +32,8 @@ def rows(ranking: NationalRanking, query: str = "") -> QuerySet[NationalRankingR
     qs = NationalRankingRow.objects.filter(ranking=ranking)
     for word in normalise_name(query).split()[:8]:
         qs = qs.filter(search__contains=word)
-    return qs.order_by("position", "name", "id")
+    # nulls last on every database (SQLite puts them first): the ranked rows come first
+    return qs.order_by(F("position").asc(nulls_last=True), "name", "id")
 
 
 def events_of(ranking: NationalRanking) -> dict[int, NationalRankingEvent]:

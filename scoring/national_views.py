@@ -35,7 +35,9 @@ def _caps(ranking: NationalRanking) -> list[dict[str, Any]]:
     """The year's rules as a table: per type, its class, the valid events N and the cap."""
     rules = ranking.rules or {}
     out = []
-    for kind, cap in (rules.get("caps") or {}).items():
+    caps = rules.get("caps") or {}
+    order = {kind: i for i, kind in enumerate(rk.TYPES)}  # PostgreSQL's JSON keeps no key order
+    for kind, cap in sorted(caps.items(), key=lambda item: (order.get(item[0], len(order)), item[0])):
         applied = (rules.get("caps_applied") or {}).get(kind)
         out.append({"type": kind, "label": rk.TYPES.get(kind, kind), "events": (rules.get("valid_events") or {}).get(kind, 0),
                     "cap": applied, "rounds": cap.get("rounds"), "percent": cap.get("percent"),

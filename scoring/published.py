@@ -18,13 +18,16 @@ publishing club with that public name, else a new player record (:func:`_players
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from config.errors import DomainError
 from tables.models import Game, Seat, Table
-from tournaments import audit
+from tournaments import audit, formats
+from tournaments.formats.rules import DEFAULT_SCORING_SYSTEM
 from tournaments.models import (
     Club,
     Player,
@@ -38,6 +41,7 @@ from tournaments.publishing import content_of, digest_of
 
 from . import national, selectors
 from . import ranking as rk
+from . import standings as st
 from .models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
 
 SOURCE = "published:"
@@ -120,14 +124,49 @@ def _choice(value: Any, choices: Any, default: str) -> str:
     return value if value in set(choices.values) else default
 
 
+def _day(value: Any, default: dt.date) -> dt.date:
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        return default
+
+
+def _moment(value: Any) -> dt.datetime | None:
+    try:
+        moment = dt.datetime.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+    return moment if moment is None or timezone.is_aware(moment) else None
+
+
+def _rules(sent: dict[str, Any]) -> dict[str, Any]:
+    """The laptop's rule set and scoring system, when this instance's engine knows them (a laptop
+    of a newer version may name one it does not: then this instance's defaults)."""
+    defaults = {"ruleset": Tournament.RuleSet.RTU, "ruleset_overrides": {}, "scoring_system": DEFAULT_SCORING_SYSTEM}
+    chosen = {"ruleset": _choice(sent.get("ruleset"), Tournament.RuleSet, Tournament.RuleSet.RTU),
+              "ruleset_overrides": sent.get("ruleset_overrides") or {},
+              "scoring_system": str(sent.get("scoring_system") or DEFAULT_SCORING_SYSTEM)}
+    try:
+        formats.validate_rules(chosen["ruleset"], chosen["ruleset_overrides"], chosen["scoring_system"])
+    except DomainError:
+        return defaults
+    return chosen
+
+
 def _tournament(row: PublishedTournament, sent: dict[str, Any]) -> tuple[Tournament, bool]:
-    fields = {"slug": row.slug, "name": sent["name"], "date": dt.date.fromisoformat(sent["date"]),
-              "venue": sent.get("venue") or "",
+    capacity = sent.get("capacity")
+    times = sent.get("start_times")
+    fields = {"slug": row.slug, "name": str(sent["name"])[:150], "date": dt.date.fromisoformat(sent["date"]),
+              "venue": str(sent.get("venue") or "")[:200],
               "format": _choice(sent.get("format"), Tournament.Format, Tournament.Format.ITALIANA),
               "status": _choice(sent.get("status"), Tournament.Status, Tournament.Status.FINISHED),
               "games_count": max(1, min(int(sent.get("games_count") or 1), 20)),
               "event_type": sent.get("event_type") if sent.get("event_type") in rk.TYPES else "",
-              "club": row.club}
+              "capacity": capacity if isinstance(capacity, int) and not isinstance(capacity, bool)
+              and capacity > 0 else None,
+              "club": row.club, **_rules(sent)}
+    if isinstance(times, list):
+        fields["start_times"] = [str(t)[:5] for t in times[:20]]
     tournament = row.tournament
     if tournament is None:
         return Tournament.objects.create(**fields), True
@@ -151,14 +190,14 @@ def materialise(row: PublishedTournament, content: dict[str, Any],
                                       for pk in dict.fromkeys(players.values())])
     _games(tournament, content["games"], players, row)
     standings = content["standings"]
-    method = str(standings.get("method") or "")[:20]
-    ScoringSettings.objects.update_or_create(tournament=tournament, defaults={"method": method})
-    stored = [{"player": players[r["player"]], "position": int(r["rank"]), "points": r["total"]}
-              for r in standings["rows"] if r.get("player") in players]
+    ScoringSettings.objects.update_or_create(tournament=tournament,
+                                             defaults=_scoring(content.get("scoring"), standings))
+    ranking = content.get("ranking") if isinstance(content.get("ranking"), dict) else {}
     WorkbookEvent.objects.update_or_create(tournament=tournament, defaults={
-        "organizer": row.club.name[:150], "source": f"{SOURCE}{row.source_id}", "digest": row.published_digest,
-        "planned_rounds": tournament.games_count, "dates": [tournament.date.isoformat()], "standings": stored,
-        "imported_at": timezone.now()})
+        "organizer": str(ranking.get("organizer") or row.club.name)[:150], "source": f"{SOURCE}{row.source_id}",
+        "digest": row.published_digest, "planned_rounds": tournament.games_count,
+        "dates": [_day(ranking.get("first_day"), tournament.date).isoformat()],
+        "standings": _standings(standings["rows"], players), "imported_at": timezone.now()})
     audit.record(actor=None, action="publish.receive", obj=tournament, tournament=tournament, before=None,
                  after={"source_id": str(row.source_id), "sequence": row.sequence, "digest": row.published_digest,
                         "created": created})
@@ -171,11 +210,53 @@ def materialise(row: PublishedTournament, content: dict[str, Any],
     return tournament
 
 
+def _scoring(sent: Any, standings: dict[str, Any]) -> dict[str, Any]:
+    """The laptop's format choices (preset, games that count, tie-break chain, changed numbers):
+    the standings' header, the format page and the national type read them. A laptop of an
+    older version sent only the standings' method."""
+    sent = sent if isinstance(sent, dict) else {"method": standings.get("method")}
+    preset = str(sent.get("preset") or "")
+    best_n = sent.get("best_n")
+    changes = sent.get("club_changes")
+    return {"preset": preset if formats.get(preset) is not None else "",
+            "method": str(sent.get("method") or "")[:20],
+            "tiebreaks": [m for m in sent.get("tiebreaks") or [] if m in st.METRICS],
+            "best_n": best_n if isinstance(best_n, int) and not isinstance(best_n, bool) and 1 <= best_n <= 1000 else 2,
+            "publish_unconfirmed": sent.get("publish_unconfirmed") is True,
+            "club_changes": changes if isinstance(changes, dict) else {}}
+
+
+# What a standings row keeps of the laptop's (selectors.imported_rows reads them back): every
+# column the leaderboard shows, not only position and total.
+ROW_FIELDS = ("shared", "extra", "armies", "played", "reached", "advanced", "wins", "finalist", "tiebreak")
+
+
+def _standings(rows: list[dict[str, Any]], players: dict[Any, int]) -> list[dict[str, Any]]:
+    out = []
+    for r in rows:
+        if r.get("player") not in players:
+            continue
+        kept = {k: r[k] for k in ROW_FIELDS if k in r}
+        kept["games"] = [{k: _text(c.get(k)) for k in ("game", "points", "counted", "place", "table", "extra",
+                                                       "armies", "game_score")}
+                         for c in r.get("games") or [] if isinstance(c, dict)]
+        out.append({"player": players[r["player"]], "position": int(r["rank"]), "points": _text(r["total"]), **kept})
+    return out
+
+
+def _text(value: Any) -> Any:
+    """An exact non-integral number as its digits (the stored standings' JSON has no decimals;
+    ``selectors`` reads them back exact)."""
+    return str(value) if isinstance(value, Decimal) else value
+
+
 def _games(tournament: Tournament, games: list[dict[str, Any]], players: dict[Any, int],
            row: PublishedTournament) -> None:
     made = Game.objects.bulk_create([
         Game(tournament=tournament, number=int(g["number"]),
-             status=_choice(g.get("status"), Game.Status, Game.Status.FINISHED)) for g in games])
+             status=_choice(g.get("status"), Game.Status, Game.Status.FINISHED),
+             rehearsal=g.get("rehearsal") is True, started_at=_moment(g.get("started_at")),
+             finished_at=_moment(g.get("finished_at"))) for g in games])
     tables: list[tuple[Table, dict[str, Any]]] = []
     for game, g in zip(made, games, strict=True):
         for t in g["tables"]:

@@ -302,6 +302,9 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult],
     shared = Counter(int(s["position"]) for s in stored)
     rows = []
     for s in stored:
+        if "games" in s:  # a tournament published from a hall laptop: its row as the laptop showed it
+            rows.append(_published_row(s))
+            continue
         mine = sorted(games.get(int(s["player"]), []), key=lambda g: g.game)
         rows.append(st.Row(
             player=int(s["player"]), rank=int(s["position"]), shared=shared[int(s["position"])] > 1,
@@ -309,6 +312,19 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult],
             cells=[st.Cell(g.game, g.points, True, g.place, g.table, g.extra, g.armies, g.game_score) for g in mine],
         ))
     return rows
+
+
+def _published_row(s: dict[str, Any]) -> st.Row:
+    """A standings row stored by ``scoring.published``: every column the laptop computed."""
+    cells = [st.Cell(int(c["game"]), decimal(c["points"]), bool(c["counted"]), int(decimal(c["place"])),
+                     int(c["table"]), int(c["extra"]), int(c["armies"]), decimal(c["game_score"]))
+             for c in s["games"]]
+    tiebreak = s.get("tiebreak")
+    return st.Row(player=int(s["player"]), rank=int(s["position"]), shared=bool(s.get("shared")),
+                  total=decimal(s["points"]), extra=int(s.get("extra") or 0), armies=int(s.get("armies") or 0),
+                  played=int(s.get("played") or 0), reached=int(s.get("reached") or 0),
+                  advanced=bool(s.get("advanced")), cells=cells, wins=int(s.get("wins") or 0),
+                  finalist=bool(s.get("finalist")), tiebreak=str(tiebreak) if tiebreak else None)
 
 
 def counted_game_results(tournament: Tournament,

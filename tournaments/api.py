@@ -83,8 +83,10 @@ class TournamentSerializer(serializers.ModelSerializer):
     slug = serializers.SlugField(required=False)
     club = serializers.PrimaryKeyRelatedField(
         queryset=Club.objects.all(), required=False, allow_null=True,
-        help_text="The organising club's id, chosen at creation: a club you administer "
-                  "(federation admins and staff: any). Its admins organise the tournament.",
+        help_text="The organising club's id. At creation: a club you administer (federation admins and "
+                  "staff: any). Later (PATCH): any organizer may change it until the tournament is first "
+                  "published to the shared instance, then only a federation admin. Its admins organise "
+                  "the tournament.",
     )
 
     class Meta:
@@ -242,9 +244,11 @@ class TournamentDetail(TournamentScoped, generics.RetrieveUpdateAPIView):
     def perform_update(self, serializer: Any) -> None:
         data = dict(serializer.validated_data)
         data.pop("slug", None)
-        if "club" in data and data.pop("club") != self.get_tournament().club:
-            raise DomainError(_("The organising club is chosen when the tournament is created."),
-                              field="club", rule="ROLE")
+        if "club" in data and (club := data.pop("club")) != self.get_tournament().club:
+            if club is None:
+                raise DomainError(_("The organising club can be changed, not removed."), field="club", rule="ROLE")
+            # any organizer, until the event is first published; then a federation admin
+            services.name_organising_club(self.get_tournament(), club.name, actor=self.request.user)
         serializer.instance = services.update_tournament(self.get_tournament(),
                                                          actor=self.request.user, **data)
 

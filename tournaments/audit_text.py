@@ -63,6 +63,7 @@ SENTENCES: Mapping[str, Any] = {
     "tournament.create": gettext_lazy("%(who)s created the tournament"),
     "tournament.update": gettext_lazy("%(who)s changed the tournament's details"),
     "tournament.status": gettext_lazy("%(who)s changed the tournament's status"),
+    "tournament.club": gettext_lazy("%(who)s named the tournament's organising club"),
     "role.set": gettext_lazy("%(who)s gave a role to a member of staff"),
     "role.remove": gettext_lazy("%(who)s removed a role from a member of staff"),
     "link.create": gettext_lazy("%(who)s created a private link"),

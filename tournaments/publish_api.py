@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -43,6 +44,9 @@ class PublishTournament(APIView):
     authentication_classes: list[Any] = []  # the Bearer token is checked by the view itself
     permission_classes = [AllowAny]
     parser_classes: list[Any] = []  # the body is read here, bounded, with exact numbers
+    # JSON only: the browsable API's page builds its forms from the first parser (there is
+    # none), so a browser's GET would be a server error
+    renderer_classes = [JSONRenderer]
 
     @extend_schema(request=None, responses={200: OpenApiResponse(response=COPY, description="Published copy")})
     def get(self, request: Request, slug: str) -> Response:

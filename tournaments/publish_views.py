@@ -11,12 +11,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from . import publishing
-from .models import PublishState, Tournament
+from config.errors import DomainError
+
+from . import publishing, services
+from .models import Club, PublishState, Tournament
 from .permissions import staff_required
 
 
 class PublishForm(forms.Form):
+    club = forms.CharField(label=gettext_lazy("Organising club"), max_length=120, required=False,
+                           help_text=gettext_lazy("The club whose token publishes the event, as the shared instance "
+                                                  "names it. A club not on this computer yet is added. It can be "
+                                                  "changed until the event is first published."),
+                           widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "organization"}))
     url = forms.CharField(label=gettext_lazy("Shared instance address"), max_length=300,
                           widget=forms.URLInput(attrs={"placeholder": "https://", "autocomplete": "url"}))
     token = forms.CharField(label=gettext_lazy("Club token"), max_length=200,
@@ -31,7 +38,7 @@ def publish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = PublishForm(request.POST)
-        if form.is_valid():
+        if form.is_valid() and _club_named(request, tournament, form):
             retries: list[str] = []
 
             def retrying(attempt: int, attempts: int, reason: object, pause: float) -> None:
@@ -54,7 +61,26 @@ def publish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             status = 400
     else:
-        form = PublishForm(initial={"url": state.last_target if state else ""})
-    context = {"tournament": tournament, "form": form, "outcome": outcome, "state": state}
+        form = PublishForm(initial={"url": state.last_target if state else "",
+                                    "club": tournament.club.name if tournament.club else ""})
+    context = {"tournament": tournament, "form": form, "outcome": outcome, "state": state,
+               "clubs": Club.objects.order_by("name").values_list("name", flat=True)[:500]}
     template = "tournaments/_publish_result.html" if request.headers.get("HX-Request") else "tournaments/publish.html"
     return render(request, template, context, status=status if not request.headers.get("HX-Request") else 200)
+
+
+def _club_named(request: HttpRequest, tournament: Tournament, form: PublishForm) -> bool:
+    """The organising club typed on the page, named (or created) before publishing; a refusal
+    is said next to the field and the form keeps everything typed."""
+    typed = form.cleaned_data["club"].strip()
+    if not typed and tournament.club is None:
+        form.add_error("club", _("Name the organising club: the club whose token publishes the event."))
+        return False
+    if not typed:
+        return True
+    try:
+        services.name_organising_club(tournament, typed, actor=request.user)
+    except DomainError as exc:
+        form.add_error("club", f"{exc.message} [{exc.rule}]" if exc.rule else exc.message)
+        return False
+    return True

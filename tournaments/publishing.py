@@ -6,7 +6,9 @@ and sequence number). Instance side: club tokens (:func:`issue_token`, :func:`au
 being made a real tournament of the instance in that same transaction by the function the scoring
 app registers with :func:`set_materialiser` (this app knows nothing of games, tables and results).
 
-What is sent: the tournament (name, dates, format, status), its players by public name and club
+What is sent: the tournament (name, dates, format, scoring system, rule set, status), the
+format's choices (preset, tie-break chain, games that count) and the event's id in the national
+ranking, its players by public name and club
 only (never e-mail, date of birth or national id: the instance is entitled to what the public
 standings show), every game with its tables, seats and counting result, and the standings as
 computed on the laptop. Player keys are the laptop's opaque ids, used only inside the payload.
@@ -104,7 +106,7 @@ def content_of(tournament: Tournament) -> dict[str, Any]:
     player_ids = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     player_ids |= play["seated"]
     players = Player.objects.filter(pk__in=player_ids).select_related("club").order_by("pk")
-    return {
+    content = {
         "tournament": {
             "name": tournament.name,
             "format": tournament.format,
@@ -113,20 +115,29 @@ def content_of(tournament: Tournament) -> dict[str, Any]:
             "venue": tournament.venue,
             "games_count": tournament.games_count,
             "event_type": tournament.event_type,
+            # how the games were played and scored: the instance shows the laptop's, not its defaults
+            "scoring_system": tournament.scoring_system,
+            "ruleset": tournament.ruleset,
+            "ruleset_overrides": tournament.ruleset_overrides or {},
+            "start_times": [str(t) for t in tournament.start_times or []],
+            "capacity": tournament.capacity,
         },
         "players": [{"key": p.pk, "name": p.display_name, "club": p.club.name if p.club else ""}
                     for p in players],
         "games": play["games"],
         "standings": play["standings"],
     }
+    # the format chosen (preset, tie-break chain…) and the event's id in the national ranking
+    content.update({key: play[key] for key in ("scoring", "ranking") if key in play})
+    return content
 
 
 def prepare(tournament: Tournament) -> dict[str, Any]:
     """The document to send. The sequence number grows when the content changed since the last
     publish attempt, and stays when it did not (a retry sends the very same document)."""
     if tournament.club_id is None:
-        raise DomainError(_("Set the tournament's club before publishing it."), field="club",
-                          rule="PUBLISH")
+        raise DomainError(_("Name the tournament's organising club before publishing it (the Publish page, or "
+                            "the command's --club)."), field="club", rule="PUBLISH")
     content = content_of(tournament)
     digest = digest_of(content)
     with transaction.atomic():

@@ -55,12 +55,17 @@ def _event(preset_id: str) -> tuple[Tournament, Any, Any]:
     for i, p in enumerate(f.players(t, PLAYERS)):
         p.club = clubs[i % len(clubs)]
         p.save()
+    choose_preset(t, org, preset_id)
+    return t, org, ref
+
+
+def choose_preset(t: Tournament, org: Any, preset_id: str) -> None:
+    """The organizer chooses the format; every registered player is checked in for every game."""
     services.apply_preset(actor=org, tournament=t, preset_id=preset_id)
     t.refresh_from_db()
     for reg in Registration.objects.filter(tournament=t):
         for g in range(1, t.games_count + 1):
             CheckInFactory(registration=reg, game_number=g)
-    return t, org, ref
 
 
 def qualifying_rounds(preset: formats.Preset) -> range:

@@ -184,3 +184,15 @@ def test_the_stable_id_travels_with_the_laptops_backup(event: dict[str, Any]) ->
     assert [s["fields"]["source_id"] for s in states] == [event["doc"]["source_id"]]
     assert not [o for o in document["objects"] if o["model"] in ("tournaments.clubtoken",
                                                                  "tournaments.publishedtournament")]
+
+
+@pytest.mark.parametrize("accept", ["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "text/html"])
+def test_the_published_copy_opened_in_a_browser_is_never_a_server_error(event: dict[str, Any], accept: str) -> None:
+    put(Client(), "copia", event["doc"], event["token"])
+    client = Client(raise_request_exception=False)
+    shown = client.get("/api/publish/tournaments/copia/", HTTP_ACCEPT=accept)
+    assert shown.status_code in (200, 406), shown.status_code  # JSON, or "not acceptable": never a 500
+    if "*/*" in accept:
+        assert shown.status_code == 200 and shown.json()["slug"] == "copia"
+    missing = client.get("/api/publish/tournaments/nessuna/", HTTP_ACCEPT=accept)
+    assert missing.status_code in (404, 406)

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ import pytest
 from engine import exact
 from tests.gunicorn import ROOT, Gunicorn, celery_worker, server_env, stop_process
 
-from .laptop import standings_page
+from .laptop import public_answers, standings_page
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker]
 
@@ -68,7 +69,8 @@ class Laptop:
     """The hall laptop: a SQLite file and the processes that use it."""
 
     def __init__(self, path: Path) -> None:
-        self.env = server_env(f"sqlite:///{path}", ALLOWED_HOSTS="127.0.0.1")
+        # an English console: the command speaks the console's language (test_club_at_publish.py)
+        self.env = server_env(f"sqlite:///{path}", ALLOWED_HOSTS="127.0.0.1", LANGUAGE="en")
 
     def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
         return _run(self.env, "manage.py", *args, "--skip-checks")
@@ -328,3 +330,53 @@ def test_refusals_wrong_revoked_other_club_and_edited_here(
     assert len(instance.get(slug)["content"]["games"]) == 1  # nothing of the refused publish
     instance.manage("club_token", club, "--revoke")
     assert "HTTP 401" in laptop.refused(slug, instance.url, token)
+
+
+def test_every_format_preset_published_shows_on_the_instance_as_on_the_laptop(
+        machines: tuple[Laptop, Instance]) -> None:
+    """One finished event per format preset, played and published from the laptop: every public
+    answer about it on the instance (tournament, standings, format, games and results APIs, the
+    standings page's cells) is the laptop's, field by field, and the instance's national ranking
+    of the year (API and pages), recomputed by its worker, is the laptop's."""
+    from tournaments.formats import PRESETS
+
+    laptop, instance = machines
+    run = uuid.uuid4().hex[:8]
+    club = f"Club formati {run}"
+    laptop.do("event", club, f"avvio-{run}")  # the club, on the laptop
+    token = instance.manage("club_token", club).strip()
+    slugs, year = [], 0
+    for preset in PRESETS:
+        made = laptop.do("preset", preset, club, f"{preset}-{run}")
+        slugs.append(made["slug"])
+        year = made["year"]
+        assert "created" in laptop.publish(made["slug"], instance.url, token)
+    mine = laptop.do("public", str(year), *slugs)
+    assert mine["ranking"]["count"] and all(any(e["event"] == slug for r in mine["ranking"]["rows"]
+                                                for e in r["events"]) for slug in slugs)
+
+    def get(path: str) -> str:
+        request = urllib.request.Request(f"{instance.url}{path}", headers={"Accept-Language": "it"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as r:
+                return r.read().decode()  # type: ignore[no-any-return]
+        except urllib.error.HTTPError as exc:
+            if exc.code == 404:
+                raise LookupError(path) from None
+            raise
+
+    deadline = time.monotonic() + 60  # the worker recomputes the ranking: within a minute
+    while True:
+        try:
+            theirs = exact.loads(exact.dumps(public_answers(get, year, slugs)))
+        except LookupError:
+            theirs = {}
+        if theirs == mine or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    differ = [(slug, part) for slug in slugs for part, answer in mine[slug].items()
+              if theirs.get(slug, {}).get(part) != answer]
+    differ += [(part, "") for part in ("ranking", "ranking_pages") if theirs.get(part) != mine[part]]
+    if differ and os.environ.get("PUBLISH_DIFF"):  # where to look, for whoever debugs it
+        Path(os.environ["PUBLISH_DIFF"]).write_text(exact.dumps({"laptop": mine, "instance": theirs}, indent=1))
+    assert not differ, f"the instance shows otherwise: {differ}"

@@ -23,7 +23,15 @@ from tests.factories.tournaments import (
     UserFactory,
 )
 from tournaments import clubs
-from tournaments.models import AuditEntry, Club, ClubRole, Invitation, Player, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    ClubRole,
+    Invitation,
+    Player,
+    PublishState,
+    Tournament,
+)
 from tournaments.permissions import is_organizer
 from tournaments.privacy import manages_player
 
@@ -136,8 +144,17 @@ def test_the_api_validates_the_organising_club(world) -> None:
                 content_type="application/json")
     assert ok.status_code == 201 and ok.json()["club"] == world["b"].pk
     slug = ok.json()["slug"]
+    # until the tournament is first published any organizer may change its club (audited), then
+    # only a federation admin; it is never removed
+    removed = c.patch(f"/api/tournaments/{slug}/", {"club": None}, content_type="application/json")
+    assert removed.status_code == 400 and Tournament.objects.get(slug=slug).club == world["b"]
     moved = c.patch(f"/api/tournaments/{slug}/", {"club": world["a"].pk}, content_type="application/json")
-    assert moved.status_code == 400 and Tournament.objects.get(slug=slug).club == world["b"]
+    assert moved.status_code == 200 and Tournament.objects.get(slug=slug).club == world["a"]
+    assert AuditEntry.objects.get(tournament__slug=slug, action="tournament.club").after == {"club": "Circolo Alfa"}
+    PublishState.objects.create(tournament=Tournament.objects.get(slug=slug), last_published_at=timezone.now())
+    back = c.patch(f"/api/tournaments/{slug}/", {"club": world["b"].pk}, content_type="application/json")
+    assert back.status_code == 403 and "federazione" in back.json()["detail"]
+    assert Tournament.objects.get(slug=slug).club == world["a"]
     staff = UserFactory(username="staff", is_staff=True)
     assert _client(staff).post("/api/tournaments/", {"name": "Y", "date": "2026-12-01", "club": world["a"].pk},
                                content_type="application/json").status_code == 201

@@ -13,7 +13,7 @@ name is importable from here (``from tournaments.services import register``).
 """
 
 from .checkin import bulk_checkin, carry_over_checkins, set_checked_in, toggle_checkin
-from .clubs import create_club, get_or_create_club
+from .clubs import create_club, get_or_create_club, name_organising_club
 from .csv_files import (
     CSV_COLUMNS,
     NATIONAL_ID_HEADERS,
@@ -47,6 +47,7 @@ __all__ = [
     "update_tournament",
     "change_status",
     "get_or_create_club",
+    "name_organising_club",
     "create_club",
     "PlayerData",
     "find_player",

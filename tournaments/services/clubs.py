@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from config.errors import DomainError, PermissionDeniedError
 
 from .. import audit
-from ..clubs import require_federation_admin
-from ..models import Club
+from ..clubs import is_federation_admin, require_federation_admin
+from ..models import Club, PublishState, Tournament
 
 
 def club_name(name: str, *, field: str = "name") -> str:
@@ -54,3 +54,34 @@ def create_club(*, actor: Any, name: str, city: str = "", region: str = "") -> C
     audit.record(actor=actor, action="club.create", obj=club, tournament=None,
                  after={"name": name, "city": city, "region": region})
     return club
+
+
+@transaction.atomic
+def name_organising_club(tournament: Tournament, name: str, *, actor: Any) -> Tournament:
+    """The organising club named by an organizer of ``tournament`` (the Publish page, the publish
+    command, the API), created on this machine if it is new: a laptop's event must name the
+    club whose token publishes it. Until the event is first published any organizer may name or
+    change it (``actor`` None: the command line, whoever runs the laptop); afterwards the copy on
+    the shared instance belongs to that club, so only a federation admin may change it. Audited
+    (``tournament.club``: before, after)."""
+    from .guards import require_organizer
+
+    if actor is not None:
+        require_organizer(actor, tournament)
+    wanted = club_name(name, field="club")
+    if not wanted:
+        raise DomainError(_("Name the organising club."), field="club", rule="REQUIRED")
+    current = tournament.club
+    if current is not None and current.name.lower() == wanted.lower():
+        return tournament
+    published = PublishState.objects.filter(tournament=tournament, last_published_at__isnull=False).exists()
+    if published and not (actor is not None and is_federation_admin(actor)):
+        raise PermissionDeniedError(
+            _("This tournament was already published as an event of %(club)s: only a federation admin "
+              "may change its club.") % {"club": current.name if current else "?"}, field="club", rule="ROLE")
+    club = get_or_create_club(wanted, actor=actor)
+    tournament.club = club
+    tournament.save(update_fields=["club"])
+    audit.record(actor=actor, action="tournament.club", obj=tournament, tournament=tournament,
+                 before={"club": current.name if current else None}, after={"club": club.name if club else None})
+    return tournament
