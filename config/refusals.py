@@ -41,6 +41,12 @@ def refuse(request: HttpRequest, exc: DomainError) -> None:
     messages.error(request, shown(exc).text)
 
 
+def said_here(request: HttpRequest, exc: DomainError) -> None:
+    """Say ``exc`` as a message on the page the view renders itself, forbidden ones included: for a
+    page whose own answer (with its 403) shows what may not be done and why."""
+    messages.error(request, exc.text)
+
+
 def add_to_form(form: Any, exc: DomainError) -> None:
     """A refusal on a form page: next to its field when the form has it (else above the form);
     the bound form keeps what was typed (or the 403 / 404 page, see :func:`shown`)."""

@@ -11,8 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from config.errors import DomainError, PermissionDeniedError
-from config.refusals import refuse
+from config.errors import DomainError, Refusal
+from config.refusals import refuse, said_here
 
 from . import near_duplicates
 
@@ -71,10 +71,11 @@ def decide(request: HttpRequest) -> HttpResponse:
                 "name": kept.full_name})
         else:
             raise DomainError(_("Choose a decision."), field="decision", rule="IDENTITY")
-    except PermissionDeniedError as exc:
-        # the list again, with why nothing was decided (a bare 403 page would not say it)
-        messages.error(request, exc.text)
-        return _list(request, status=403)
     except DomainError as exc:
-        refuse(request, exc)
+        if exc.kind is not Refusal.FORBIDDEN:
+            refuse(request, exc)
+            return redirect("clubs:duplicates")
+        # the list again, with why nothing was decided (a bare 403 page would not say it)
+        said_here(request, exc)
+        return _list(request, status=403)
     return redirect("clubs:duplicates")
