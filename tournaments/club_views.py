@@ -19,6 +19,7 @@ from config.refusals import add_to_form, refuse
 from . import clubs, seasons, selectors
 from .forms import ClubAdminForm, ClubSetupForm
 from .models import Club, ClubRole
+from .names import by_name
 
 
 def _password_hint(request: HttpRequest, setup: clubs.ClubSetup) -> None:
@@ -50,7 +51,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     federation = clubs.is_federation_admin(request.user)
     return render(request, "tournaments/club.html", {
         "club": club,
-        "members": club.players.order_by("last_name", "first_name"),
+        "members": by_name(club.players.all()),
         "upcoming": events.filter(date__gte=today).order_by("date", "name"),
         "past": events.filter(date__lt=today).order_by("-date", "name"),
         "federation": federation,

@@ -83,6 +83,12 @@ def system(code: str) -> str:
     return str(SYSTEMS.get(code, code))
 
 
+def system_name(code: str) -> str:
+    """A scoring system's name alone ("Spartac", "RTU", "Metodo 1"): its line up to the colon,
+    for the places a code would stand in a sentence."""
+    return system(code).split(":", 1)[0]
+
+
 # engine.club_formats.ClubFormat: the name of each number a format has
 CLUB_NUMBERS: Mapping[str, Any] = {
     "size_factor": _("P multiplied by table size"),

@@ -216,8 +216,8 @@ def test_the_results_export_in_italian_says_how_each_game_ended(demo: Client) ->
 
     response = demo.get("/t/demo/export/results.csv")
     assert response.status_code == 200
-    text = response.content.decode()
-    rows = list(csv.reader(StringIO(text)))
+    text = response.content.decode("utf-8-sig")
+    rows = list(csv.reader(StringIO(text), delimiter=";"))
     with translation.override("it"):
         column = rows[0].index(gettext("Ended by"))
     endings = {row[column] for row in rows[1:] if len(row) > column and row[column]}

@@ -14,7 +14,14 @@ name is importable from here (``from tournaments.services import register``).
 
 from .checkin import bulk_checkin, carry_over_checkins, set_checked_in, toggle_checkin
 from .clubs import create_club, get_or_create_club
-from .csv_files import CSV_COLUMNS, NATIONAL_ID_HEADERS, CsvImportError, export_csv, import_csv
+from .csv_files import (
+    CSV_COLUMNS,
+    NATIONAL_ID_HEADERS,
+    CsvImportError,
+    export_csv,
+    export_rows,
+    import_csv,
+)
 from .guards import require_organizer, require_referee
 from .players import PlayerData, find_player, player_for, set_national_id
 from .registration import promote, register, registration_snapshot, waitlist_position, withdraw
@@ -29,6 +36,7 @@ from .tournament import (
 )
 
 __all__ = [
+    "export_rows",
     "require_organizer",
     "require_referee",
     "TIME_RE",
