@@ -18,7 +18,7 @@ from config.refusals import add_to_form, refuse
 
 from . import clubs, seasons, selectors
 from .forms import ClubAdminForm, ClubSetupForm
-from .models import Club, ClubRole
+from .models import Club, ClubRole, Tournament
 from .names import by_name
 
 
@@ -52,8 +52,9 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/club.html", {
         "club": club,
         "members": by_name(club.players.all()),
-        "upcoming": events.filter(date__gte=today).order_by("date", "name"),
-        "past": events.filter(date__lt=today).order_by("-date", "name"),
+        # a concluded event is past even on its own day (a season's evening ends before midnight)
+        "upcoming": events.filter(date__gte=today).exclude(status=Tournament.Status.FINISHED).order_by("date", "name"),
+        "past": events.filter(Q(date__lt=today) | Q(status=Tournament.Status.FINISHED)).order_by("-date", "name"),
         "federation": federation,
         "is_admin": clubs.is_club_admin(request.user, club),
         "seasons": club.seasons.order_by("-year", "-pk"),

@@ -18,7 +18,7 @@ from config.errors import DomainError
 from config.htmx import refusal_from
 from config.refusals import add_to_form, refuse, shown
 
-from . import audit_text, selectors, services, spreadsheets
+from . import audit_text, labels, selectors, services, spreadsheets
 from .access import linked_player, use_access_link
 from .forms import (
     CsvImportForm,
@@ -60,6 +60,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "waitlist": selectors.waitlist(tournament),
         "can": selectors.user_capabilities(request.user, tournament),
         "me": linked_player(request, tournament),
+        "format_words": labels.tournament_format(tournament),
     })
 
 
