@@ -141,3 +141,34 @@ def test_the_one_time_password_link_is_the_apps_own_page() -> None:
     assert "Password salvata" in saved.content.decode() and "Amministrazione Django" not in saved.content.decode()
     user.refresh_from_db()
     assert user.check_password("dadi-e-carri-2026")
+
+
+def test_the_event_ranking_page_does_not_contradict_itself(client: Client) -> None:
+    """A tournament with neither event type nor format is ranked as a type the national ranking
+    does not count: the page says so once, never also "the event counts"."""
+    from tests.factories.scoring import board_data, enter, make_table, players, role
+
+    t = TournamentFactory(status="running")
+    seated = players(t, 4)
+    referee, other = role(t), role(t)
+    for game in (1, 2, 3):
+        enter(make_table(t, game, seated), referee, "board", board_data(["RTU-01"] * 4, winner=1),
+              ended_by="objective", confirm_by=other)
+    text = _text(client.get(f"/t/{t.slug}/standings/ranking/", HTTP_ACCEPT_LANGUAGE="it"))
+    assert "non lo conta" in text
+    assert "L'evento conta per il ranking nazionale" not in text
+
+
+def test_the_standings_say_which_games_count_in_words(client: Client) -> None:
+    """A one-game season evening whose format keeps the best 50: every game counts, said so,
+    without a rule id a player cannot read."""
+    from scoring.models import ScoringSettings
+
+    t = TournamentFactory(games_count=1)
+    ScoringSettings.objects.update_or_create(tournament=t, defaults={"best_n": 50})
+    text = _text(client.get(f"/t/{t.slug}/standings/", HTTP_ACCEPT_LANGUAGE="it"))
+    assert "Contano tutte le partite" in text and "50" not in text and "K-BEST" not in text
+    three = TournamentFactory(games_count=3)
+    ScoringSettings.objects.update_or_create(tournament=three, defaults={"best_n": 2})
+    text = _text(client.get(f"/t/{three.slug}/standings/", HTTP_ACCEPT_LANGUAGE="it"))
+    assert "Contano le migliori 2 partite" in text and "K-BEST" not in text
