@@ -173,3 +173,25 @@ def test_the_standings_say_which_games_count_in_words(client: Client) -> None:
     ScoringSettings.objects.update_or_create(tournament=three, defaults={"best_n": 2})
     text = _text(client.get(f"/t/{three.slug}/standings/", HTTP_ACCEPT_LANGUAGE="it"))
     assert "Contano le migliori 2 partite" in text and "K-BEST" not in text
+
+
+def test_players_sharing_a_place_are_listed_by_name_with_accents_folded(client: Client) -> None:
+    """Before the first result every player shares the first place: the standings list them by
+    name, "Özgür" among the O's, not after "Tommaso"."""
+    t = TournamentFactory(status="running")
+    for first in ("Tommaso", "Özgür", "Anna"):
+        RegistrationFactory(tournament=t, player=PlayerFactory(first_name=first, last_name="Rossi"))
+    text = _text(client.get(f"/t/{t.slug}/standings/", HTTP_ACCEPT_LANGUAGE="it"))
+    assert text.index("Anna Rossi") < text.index("Özgür Rossi") < text.index("Tommaso Rossi")
+
+
+def test_an_ending_inside_a_sentence_starts_in_lower_case() -> None:
+    from django.utils import translation
+
+    from engine.closure import NextAction
+    from engine.endings import Ending
+    from tables.closure import describe
+
+    with translation.override("it"):
+        said = describe(NextAction("ended", None, None, None, "", Ending.SDADATA))
+    assert said == "La partita è finita: sdadata."
