@@ -193,6 +193,8 @@ def changes(entry: AuditEntry) -> list[tuple[str, str, str]]:
     for key in dict.fromkeys([*before, *after]):
         if key in HIDDEN or (key in before and key in after and before[key] == after[key]):
             continue
+        if key == "user" and isinstance(after.get(key, before.get(key)), int):
+            continue  # an account's row id: the sentence already says who
         out.append((_label(entry.object_type, key),
                     value_text(entry.object_type, key, before[key]) if key in before else "",
                     value_text(entry.object_type, key, after[key]) if key in after else ""))
