@@ -156,6 +156,8 @@ def value_text(object_type: str, key: str, value: Any) -> str:
                          if k not in HIDDEN)
     if key == "scoring_system":
         return labels.system_name(str(value))
+    if key == "format" and object_type == "tournaments.Tournament":
+        return str(labels.METHODS.get(value, value))
     if key == "preset" and value in PRESETS:
         return str(PRESETS[value].name)
     if key == "tiebreaks":
@@ -223,8 +225,9 @@ def _who(entries: Iterable[AuditEntry]) -> dict[int, str]:
     return {u.pk: (u.get_full_name() or u.get_username()) for u in users}
 
 
-def sentences(entries: Iterable[AuditEntry]) -> list[tuple[AuditEntry, str, str, list[tuple[str, str, str]]]]:
-    """Every entry with its sentence, who did it and what it changed, in the active language."""
+def sentences(entries: Iterable[AuditEntry]) -> list[tuple[AuditEntry, str, list[tuple[str, str, str]]]]:
+    """Every entry with its sentence (which names who did it: "Qualcuno" when nobody was signed
+    in, never "anonymous") and what it changed, in the active language."""
     entries = list(entries)
     context = _context(entries)
     names = _who(entries)
@@ -239,8 +242,7 @@ def sentences(entries: Iterable[AuditEntry]) -> list[tuple[AuditEntry, str, str,
             text = str(template) % params
         except (KeyError, TypeError, ValueError):
             text = str(GENERIC) % params
-        # the Who column: nobody signed in (a clock, the hall's laptop) is a dash, never "anonymous"
-        out.append((e, text, who if e.actor_id or e.actor_label != "anonymous" else "—", changes(e)))
+        out.append((e, text, changes(e)))
     return out
 
 
