@@ -237,3 +237,10 @@ ENDING_CHOICES = [(e.value, ENDINGS[e]) for e in ENTERED]
 
 def ending(code: str | None) -> str:
     return str(ENDINGS.get(code, code)) if code else ""
+
+
+def ending_in_sentence(code: str | None) -> str:
+    """The ending inside a sentence: "La partita è finita: sdadata." (a label starts with a
+    capital; mid-sentence it does not)."""
+    text = ending(code)
+    return text[:1].lower() + text[1:]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from config.engine_messages import ending
@@ -74,17 +74,18 @@ def ranking_table(tournament: Tournament, what: str, national_ids: bool = False
     return head, [list(r.values()) for r in rows]
 
 
-def response(tournament: Tournament, what: str, fmt: str, national_ids: bool = False) -> HttpResponse:
-    """The ``what`` spreadsheet (one of :data:`EXPORTS`) as a ``fmt`` file to download."""
+def response(request: HttpRequest, tournament: Tournament, what: str, fmt: str,
+             national_ids: bool = False) -> HttpResponse:
+    """The ``what`` spreadsheet (one of :data:`EXPORTS`) as a ``fmt`` file to download (a CSV
+    in Excel's form unless ``?plain=1``, ``tournaments.spreadsheets.csv_download``)."""
     if what in RANKING_EXPORTS:
         head, rows = ranking_table(tournament, what, national_ids)
     else:
         head, rows = (standings_table if what == "standings" else results_table)(tournament)
-    name = f"{tournament.slug}-{what}"
+    name = f"{tournament.slug}-{what}.{fmt}"
     if fmt == "csv":
-        resp = HttpResponse(spreadsheets.csv_text([head, *rows]), content_type="text/csv; charset=utf-8")
-    else:
-        resp = HttpResponse(spreadsheets.xlsx_bytes([(what[:30], [head, *rows])]),
-                            content_type=spreadsheets.XLSX_CONTENT_TYPE)
-    resp["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+        return spreadsheets.csv_download(request, [head, *rows], name)
+    resp = HttpResponse(spreadsheets.xlsx_bytes([(what[:30], [head, *rows])]),
+                        content_type=spreadsheets.XLSX_CONTENT_TYPE)
+    resp["Content-Disposition"] = f'attachment; filename="{name}"'
     return resp

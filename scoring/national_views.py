@@ -4,7 +4,6 @@ by name, a player's card (every event, its VT, whether it counted and why not), 
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
@@ -15,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournaments.spreadsheets import safe_row
+from tournaments.spreadsheets import csv_download, safe_row
 
 from . import national_selectors as ns
 from . import ranking as rk
@@ -99,11 +98,7 @@ def export(request: HttpRequest, year: int, fmt: str) -> HttpResponse:
         resp = HttpResponse(json.dumps(data, ensure_ascii=False), content_type="application/json")
     elif fmt == "csv":
         head, body, _detail = _table(ranking)
-        buf = io.StringIO()
-        w = csv.writer(buf)
-        w.writerow(safe_row(head))
-        w.writerows(safe_row(r) for r in body)
-        resp = HttpResponse(buf.getvalue(), content_type="text/csv; charset=utf-8")
+        return csv_download(request, [head, *body], f"{name}.csv")  # Excel's form unless ?plain=1
     elif fmt == "xlsx":
         from openpyxl import Workbook
 

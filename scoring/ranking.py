@@ -145,6 +145,13 @@ def counts(table_games: int, year: int) -> bool:
     return table_games >= rules_for(year).min_table_games
 
 
+def event_counts(table_games: int, event_type: str, rounds: int, year: int) -> bool:
+    """Whether the national ranking counts the event at all: enough table-games, and a type the
+    ranking manages with a class above 0 (as ``year_lines`` decides it for every player)."""
+    return (counts(table_games, year) and event_type in rules_for(year).caps
+            and event_class(event_type, rounds) > 0)
+
+
 @dataclass(frozen=True)
 class Standing:
     player: int  # national id (≤ 0: ghost or anonymous, never ranked)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import formats, labels
@@ -18,8 +19,38 @@ def preset_choices() -> list[tuple[str, str]]:
     return [(p.id, str(p.name)) for p in formats.PRESETS.values()]
 
 
-def metrics_help() -> str:
-    return "; ".join(f"{key}: {labels.metric(key)}" for key in METRICS if key != "final")
+CHAIN_LENGTH = 4  # tie-breaks an organizer chooses, in order
+
+
+def metric_choices() -> list[tuple[str, str]]:
+    return [("", "—"), *((key, labels.metric(key)) for key in METRICS if key != "final")]
+
+
+class ChainWidget(forms.MultiWidget):
+    """One list per place in the chain, each tie-break in words (nothing to type)."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__([forms.Select(attrs={"aria-label": format_lazy("{} {}", _("Tie-break"), n)})
+                          for n in range(1, CHAIN_LENGTH + 1)], attrs)
+
+    def decompress(self, value: Any) -> list[str]:
+        chain = [m.strip() for m in value.split(",")] if isinstance(value, str) else list(value or [])
+        return (chain + [""] * CHAIN_LENGTH)[:CHAIN_LENGTH]
+
+
+class ChainField(forms.MultiValueField):
+    """The tie-breaks in order, as the comma-separated keys ``scoring.seasons`` checks."""
+
+    widget = ChainWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        fields = [forms.ChoiceField(required=False, choices=metric_choices) for _n in range(CHAIN_LENGTH)]
+        super().__init__(fields, require_all_fields=False, **kwargs)
+        for select in self.widget.widgets:
+            select.choices = metric_choices()
+
+    def compress(self, data_list: list[str]) -> str:
+        return ", ".join(m for m in data_list if m)
 
 
 class SeasonForm(forms.Form):
@@ -33,12 +64,8 @@ class SeasonForm(forms.Form):
     preset = forms.ChoiceField(label=_("Format of the evenings"), choices=preset_choices, initial="campionato")
     evening_games = forms.IntegerField(label=_("Games per evening"), min_value=1, max_value=20, required=False,
                                        help_text=_("Empty: the format's number."))
-    tiebreaks = forms.CharField(label=_("Tie-breaks (comma-separated)"), required=False, max_length=300,
-                                help_text=_("Empty: the format's. Known: %(known)s"))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["tiebreaks"].help_text = str(self.fields["tiebreaks"].help_text) % {"known": metrics_help()}
+    tiebreaks = ChainField(label=_("Tie-breaks, in order"), required=False,
+                           help_text=_("None chosen: the format's."))
 
     @staticmethod
     def initial_for(season: Season) -> dict[str, Any]:

@@ -882,7 +882,7 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     return {
         "event_type": event_type, "event_type_source": source, "notice": notice,
         "class": klass, "table_games": table_games,
-        "counts": rk.counts(table_games, dates[-1].year), "year": dates[-1].year,
+        "counts": rk.event_counts(table_games, event_type, rounds, dates[-1].year), "year": dates[-1].year,
         "contributions": [{"player": s.player, "name": r["name"], "club": r.get("club", ""), "position": s.position,
                            "vt": vt.get(s.player, 0.0)} for s, r in zip(stand, rows, strict=True)],
         "events": [rk.event_row(event=event, name=tournament.name, organizer=organizer, venue=tournament.venue,

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.exact import Number, decimal, number
+from tournaments.names import sort_key
 
 ZERO = Decimal(0)
 LOWEST = Decimal("-Infinity")
@@ -241,7 +242,7 @@ def rank(entries: Mapping[int, Entry], *, method: str, chain: Sequence[str], nam
     """Every entry's row in order with its rank, shared places and tie-break (sets them)."""
     rows = [row for row, _values in entries.values()]
     keys = {row.player: order_key(row, values, method) for row, values in entries.values()}
-    rows.sort(key=lambda r: (keys[r.player], names.get(r.player, ""), r.player))
+    rows.sort(key=lambda r: (keys[r.player], sort_key(names.get(r.player, "")), r.player))  # ties: by name
     ranks, shared = places([keys[r.player] for r in rows])
     ties = (tiebreaks([entries[r.player][1] for r in rows], chain) if method != "knockout"
             else [None] * len(rows))

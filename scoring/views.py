@@ -444,4 +444,4 @@ def export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse
     tournament = get_object_or_404(Tournament, slug=slug)
     if what not in exports.EXPORTS or fmt not in exports.FORMATS:
         raise PermissionDenied
-    return exports.response(tournament, what, fmt, national_ids=is_organizer(request.user, tournament))
+    return exports.response(request, tournament, what, fmt, national_ids=is_organizer(request.user, tournament))

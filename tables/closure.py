@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.engine_messages import describe as engine_sentence
-from config.engine_messages import ending
+from config.engine_messages import ending_in_sentence
 from config.errors import ConflictError, DomainError
 from engine.closure import ClosureState, NextAction
 from engine.violations import EngineError
@@ -98,7 +98,7 @@ def describe(action: NextAction, conquered: int | None = None) -> str:
     seat, threshold = action.seat, action.threshold
     if action.kind == "ended":
         if action.ended_by is not None:
-            return _("The game has ended: %(how)s.") % {"how": ending(action.ended_by)}
+            return _("The game has ended: %(how)s.") % {"how": ending_in_sentence(action.ended_by)}
         return _("The game has ended.")
     if action.kind == "play":
         return _("Seat %(seat)s plays.") % {"seat": seat}

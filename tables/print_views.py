@@ -22,6 +22,7 @@ from tables import hooks, selectors
 from tables.models import Seat, Table
 from tournaments import formats
 from tournaments.models import Tournament
+from tournaments.names import by_name
 
 
 def board_total(tournament: Tournament) -> int:
@@ -89,7 +90,7 @@ def meetings(request: HttpRequest, slug: str) -> HttpResponse:
                     ca = a.player.club.name if a.player.club else "—"
                     cb = b.player.club.name if b.player.club else "—"
                     clubs[(ca, cb)] += 1
-    order = sorted(players.values(), key=lambda p: (p.last_name, p.first_name, p.pk))
+    order = by_name(players.values())
     grid = [{"player": p, "cells": [met.get((p.pk, q.pk), 0) if p.pk != q.pk else None for q in order],
              "total": sum(met.get((p.pk, q.pk), 0) for q in order)} for p in order]
     club_names = sorted({c for pair in clubs for c in pair})

@@ -18,7 +18,8 @@ from config.refusals import add_to_form, refuse
 
 from . import clubs, seasons, selectors
 from .forms import ClubAdminForm, ClubSetupForm
-from .models import Club, ClubRole
+from .models import Club, ClubRole, Tournament
+from .names import by_name
 
 
 def _password_hint(request: HttpRequest, setup: clubs.ClubSetup) -> None:
@@ -50,9 +51,10 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     federation = clubs.is_federation_admin(request.user)
     return render(request, "tournaments/club.html", {
         "club": club,
-        "members": club.players.order_by("last_name", "first_name"),
-        "upcoming": events.filter(date__gte=today).order_by("date", "name"),
-        "past": events.filter(date__lt=today).order_by("-date", "name"),
+        "members": by_name(club.players.all()),
+        # a concluded event is past even on its own day (a season's evening ends before midnight)
+        "upcoming": events.filter(date__gte=today).exclude(status=Tournament.Status.FINISHED).order_by("date", "name"),
+        "past": events.filter(Q(date__lt=today) | Q(status=Tournament.Status.FINISHED)).order_by("-date", "name"),
         "federation": federation,
         "is_admin": clubs.is_club_admin(request.user, club),
         "seasons": club.seasons.order_by("-year", "-pk"),

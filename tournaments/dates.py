@@ -1,6 +1,8 @@
-"""Dates as the clubs write them: dd/mm/yyyy, in every form and every CSV.
+"""Dates as the clubs write them: dd/mm/yyyy, in every form and every CSV; and as a page says
+them in a sentence, "sabato 5 dicembre 2026".
 
-One parser and one formatter for the whole app, and :class:`DateField`, the form field every page
+One parser and one formatter for the whole app (:func:`long_date` and :func:`long_datetime`
+for the pages, the template filters of the same names), and :class:`DateField`, the form field every page
 uses for a date: a text box showing ``25/11/2026`` (a browser's ``type="date"`` box drops a value
 it cannot read, so an edit form came back empty). ISO dates (2026-11-25) are accepted too, so a
 file written by another program still imports. The API keeps ISO 8601.
@@ -13,6 +15,8 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils import dateformat, timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 DISPLAY = "%d/%m/%Y"
@@ -39,6 +43,31 @@ def parse_date(text: str) -> dt.date | None:
 
 def format_date(value: dt.date | None) -> str:
     return value.strftime(DISPLAY) if value else ""
+
+
+def _spoken(value: dt.date, pattern: str) -> str:
+    text = dateformat.format(value, pattern)
+    # Italian writes weekdays and months in lower case ("sabato 5 dicembre"); Django's catalogue
+    # capitalises them, as English does
+    return text.lower() if (get_language() or "").startswith("it") else text
+
+
+def long_date(value: dt.date | None) -> str:
+    """``sabato 5 dicembre 2026`` (``Saturday 5 December 2026`` in English); "" for no date."""
+    if not value:
+        return ""
+    if isinstance(value, dt.datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        value = value.date()
+    return _spoken(value, "l j F Y")
+
+
+def long_datetime(value: dt.datetime | None) -> str:
+    """``sabato 5 dicembre 2026, 14:30`` in the server's time zone; "" for no time."""
+    if not value:
+        return ""
+    local = timezone.localtime(value) if timezone.is_aware(value) else value
+    return f"{long_date(local.date())}, {local:%H:%M}"
 
 
 class DateInput(forms.TextInput):

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 # scoring.standings.METRICS: what each tie-break metric of the standings means
 METRICS: Mapping[str, Any] = {
@@ -81,6 +82,25 @@ def seat_tiebreak(code: str | None) -> str:
 
 def system(code: str) -> str:
     return str(SYSTEMS.get(code, code))
+
+
+# tournaments.models.Tournament.Format: the standings' method by name alone (how many games count
+# is the tournament's own, said next to it)
+METHODS: Mapping[str, Any] = {"rtu": _("RTU"), "italiana": _("All'italiana"), "knockout": _("Direct elimination")}
+
+
+def tournament_format(tournament: Any) -> str:
+    """"RTU · 3 partite · RTU" said for people: the method, the games, the scoring system's name
+    (never the code, nor a count of games that is not this tournament's)."""
+    games = ngettext("%(n)s game", "%(n)s games", tournament.games_count) % {"n": tournament.games_count}
+    return " · ".join([str(METHODS.get(tournament.format, tournament.format)), games,
+                       str(tournament.get_ruleset_display()), system_name(tournament.scoring_system)])
+
+
+def system_name(code: str) -> str:
+    """A scoring system's name alone ("Spartac", "RTU", "Metodo 1"): its line up to the colon,
+    for the places a code would stand in a sentence."""
+    return system(code).split(":", 1)[0]
 
 
 # engine.club_formats.ClubFormat: the name of each number a format has

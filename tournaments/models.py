@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-import unicodedata
 import uuid
 from typing import Any
 
@@ -19,16 +18,12 @@ from django.utils.translation import gettext_lazy as _
 from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 
 from .formats.rules import DEFAULT_SCORING_SYSTEM, scoring_system_choices
+from .names import fold
 
 DEFAULT_START_TIMES = ["10:30", "14:00", "16:30"]  # K-BEST2: a one-day event's three games
 
 
-def normalise_name(*parts: str) -> str:
-    """Casefolded, accent-free, single-spaced: "  Rossi  Mario " and "rossi mario" agree."""
-    text = " ".join(p for p in parts if p)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join(text.casefold().replace("'", " ").replace("-", " ").split())
+normalise_name = fold  # tournaments.names: the one folding of names
 
 
 def default_start_times() -> list[str]:

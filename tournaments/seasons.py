@@ -17,6 +17,7 @@ from config.errors import PermissionDeniedError
 
 from . import audit, clubs
 from .models import Club, Registration, Season, Tournament
+from .names import by_name
 from .services import registration_snapshot
 
 
@@ -72,8 +73,7 @@ def next_date(season: Season, today: dt.date) -> dt.date:
 def registered_players(tournament: Tournament | None) -> list[Registration]:
     if tournament is None:
         return []
-    return list(tournament.registrations.active()
-                .select_related("player").order_by("player__last_name", "player__first_name"))
+    return by_name(tournament.registrations.active().select_related("player"), lambda r: r.player)
 
 
 def carry_over_registrations(source: Tournament, target: Tournament, *, actor: Any) -> list[Registration]:

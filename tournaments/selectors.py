@@ -18,6 +18,7 @@ from .models import (
     TournamentRole,
     normalise_name,
 )
+from .names import by_name
 from .permissions import is_organizer, is_referee
 
 
@@ -94,7 +95,7 @@ def checkin_rows(tournament: Tournament, game_number: int, query: str = "") -> l
             registration__tournament=tournament, game_number=game_number
         ).values_list("registration_id", flat=True)
     )
-    return [{"registration": r, "present": r.pk in present} for r in regs]
+    return [{"registration": r, "present": r.pk in present} for r in by_name(regs, lambda r: r.player)]
 
 
 def checkin_counts(tournament: Tournament) -> dict[int, int]:

@@ -21,7 +21,7 @@ from config.errors import DomainError
 from config.htmx import refusal_from
 from config.refusals import add_to_form, refuse, shown
 
-from . import audit_text, selectors, services
+from . import audit_text, labels, selectors, services, spreadsheets
 from .access import find_link, holds, linked_player, replaced, use_access_link
 from .forms import (
     CsvImportForm,
@@ -63,6 +63,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "waitlist": selectors.waitlist(tournament),
         "can": selectors.user_capabilities(request.user, tournament),
         "me": linked_player(request, tournament),
+        "format_words": labels.tournament_format(tournament),
     })
 
 
@@ -184,11 +185,19 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "counts": selectors.checkin_counts(tournament),
         "registered_count": selectors.registered_players(tournament).count(),
         "waitlist_count": selectors.waitlist(tournament).count(),
-        "transitions": [
-            (value, label) for value, label in Tournament.Status.choices
-            if value in Tournament.TRANSITIONS.get(tournament.status, set())
-        ],
+        "transitions": _transitions(tournament),
     })
+
+
+def _transitions(tournament: Tournament) -> list[tuple[str, str, bool]]:
+    """The status buttons, what comes next first: (status, label, forward). While registrations
+    are open "Running" comes before going back to "Draft"."""
+    order = list(Tournament.Status.values)
+    here = order.index(tournament.status)
+    allowed = Tournament.TRANSITIONS.get(tournament.status, set())
+    moves = [(value, label, order.index(value) > here) for value, label in Tournament.Status.choices
+             if value in allowed]
+    return sorted(moves, key=lambda move: not move[2])
 
 
 @require_http_methods(["GET", "POST"])
@@ -345,10 +354,8 @@ def registrations_import(request: HttpRequest, tournament: Tournament) -> HttpRe
 @require_GET
 @staff_required("organizer")
 def registrations_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    response = HttpResponse(services.export_csv(tournament, actor=request.user),
-                            content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-iscritti.csv"'
-    return response
+    rows = services.export_rows(tournament, actor=request.user, words=True)
+    return spreadsheets.csv_download(request, rows, f"{tournament.slug}-iscritti.csv")
 
 
 @require_GET

@@ -370,7 +370,7 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
     csv_url = reverse("scoring:export", args=[slug, "standings", "csv"])
     with org.expect_download() as download_info:
         org.locator(f'a[href="{csv_url}"]').click()
-    rows = list(csv.reader(io.StringIO(download_info.value.path().read_text(encoding="utf-8"))))
+    rows = list(csv.reader(io.StringIO(download_info.value.path().read_text(encoding="utf-8-sig")), delimiter=";"))
     body = rows[1:]
     assert len(body) == 23
     game_cols = [i for i in range(3, 3 + 2 * 3, 2)]

@@ -216,8 +216,8 @@ def test_the_results_export_in_italian_says_how_each_game_ended(demo: Client) ->
 
     response = demo.get("/t/demo/export/results.csv")
     assert response.status_code == 200
-    text = response.content.decode()
-    rows = list(csv.reader(StringIO(text)))
+    text = response.content.decode("utf-8-sig")
+    rows = list(csv.reader(StringIO(text), delimiter=";"))
     with translation.override("it"):
         column = rows[0].index(gettext("Ended by"))
     endings = {row[column] for row in rows[1:] if len(row) > column and row[column]}
@@ -326,4 +326,59 @@ def test_rule_set_refusals_in_italian(demo: Client) -> None:
 
         text = violation_text(caught.value)
     assert text.startswith("T-SIZE: ") and not [p for p in phrases if p in text], text
+    assert not found, found
+
+
+def _password_validator_phrases() -> set[str]:
+    """What the password validators say in English: Django's own sentences are not in the
+    project's catalogue, and Django's Italian catalogue lacks some (the minimum length)."""
+    from django.contrib.auth import password_validation
+    from django.contrib.auth.models import User
+    from django.core.exceptions import ValidationError
+
+    said: set[str] = set()
+    with translation.override("en"):
+        for password in ("abc", "12345678901", "giulia-bianchi"):
+            try:
+                password_validation.validate_password(password, User(username="giulia-bianchi"))
+            except ValidationError as exc:
+                said |= {f for m in exc.messages for f in _fragments(re.sub(r"\b\d+\b", "%s", m))}
+    return said
+
+
+def test_invitation_audit_and_export_texts_in_italian(demo: Client) -> None:
+    """The texts a new organizer meets beyond the event's pages: the invitation page refusing a
+    short password, the audit log (sentences and what changed, never an action's code, a stored
+    dict or "anonymous"), the spreadsheets downloaded from the pages (no state code)."""
+    from tournaments.models import AuditEntry, Invitation
+
+    phrases = english_phrases() | _password_validator_phrases()
+    assert "must contain at least" in " | ".join(phrases)
+    assert demo.post("/t/demo/staff/invitations/", {"invite-role": "referee"}).status_code == 302
+    invitation = Invitation.objects.latest("id")
+    found: dict[str, list[str]] = {}
+    texts: dict[str, str] = {}
+    refused = Client(HTTP_ACCEPT_LANGUAGE="it").post(
+        f"/invite/{invitation.token}/", {"username": "giulia", "password": "abc", "password2": "abc"})
+    assert refused.status_code == 400
+    texts["invitation"] = page_text(refused.content)
+    assert "troppo corta" in texts["invitation"]
+    texts["audit"] = page_text(demo.get("/t/demo/audit/").content)
+    for url in ("/t/demo/registrations/export.csv", "/t/demo/export/standings.csv", "/t/demo/export/results.csv"):
+        response = demo.get(url)
+        assert response.status_code == 200, url
+        texts[url] = response.content.decode("utf-8-sig")
+    for where, text in texts.items():
+        hits = sorted(p for p in phrases if p in text)
+        if hits:
+            found[where] = hits
+    codes = set(AuditEntry.objects.filter(tournament__slug="demo").values_list("action", flat=True))
+    assert {"tournament.status", "result.submit", "invitation.create"} <= codes
+    audit = texts["audit"]
+    shown = sorted(c for c in codes if c in audit)
+    assert not shown and "{'" not in audit and '{"' not in audit and "anonymous" not in audit, shown
+    assert "Stato: Iscrizioni aperte → In corso" in audit  # the change said in words, not {'status': 'running'}
+    states = {cell for row in csv.reader(StringIO(texts["/t/demo/registrations/export.csv"]), delimiter=";")
+              for cell in row}
+    assert not states & {"registered", "waitlisted", "withdrawn"} and "Iscritto" in states
     assert not found, found

@@ -75,7 +75,9 @@ def test_italian_speaks_to_people_without_assuming_their_gender() -> None:
     import re
 
     # "il benvenuto" is the noun ("Ti diamo il benvenuto"), neutral
-    gendered = re.compile(r"(?<!il )\bbenvenut[oa]\b|\bsei (entrat|pront|sicur|stat|registrat|iscritt|conness)[oa]\b",
-                          re.I)
+    # "tu sei partito", "dagli questo link", "finisce con lui": a person addressed or named by a
+    # masculine form
+    gendered = re.compile(r"(?<!il )\bbenvenut[oa]\b|\bsei (entrat|pront|sicur|stat|registrat|iscritt|conness|partit)"
+                          r"[oa]\b|\bdagli (questo|il|un)\b|\bcon lui\b", re.I)
     found = [s for e in read_po(ITALIAN_PO) for s in e.msgstr if gendered.search(s)]
     assert not found, found

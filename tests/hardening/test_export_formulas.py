@@ -70,7 +70,10 @@ def hostile_demo(demo_tournament: Tournament) -> Tournament:
 def _cells(response: Any, fmt: str) -> list[Any]:
     body = b"".join(response.streaming_content) if response.streaming else response.content
     if fmt == "csv":
-        return [c for row in csv.reader(io.StringIO(body.decode("utf-8"))) for c in row]
+        text = body.decode("utf-8")
+        excel = text.startswith("\ufeff")  # a page's download: Excel's form (semicolons, byte-order mark)
+        return [c for row in csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=";" if excel else ",")
+                for c in row]
     wb = load_workbook(io.BytesIO(body))  # not read-only: formulas show as data_type "f"
     cells = []
     for ws in wb.worksheets:

@@ -327,7 +327,9 @@ def test_card_says_why_an_event_did_not_count_in_italian(client: Any, year2025: 
 
 def test_exports_csv_xlsx_json(client: Any, year2025: list[Player]) -> None:
     url = reverse("scoring:national-export", args=[2025, "csv"])
-    lines = list(csv.reader(io.StringIO(client.get(url).content.decode())))
+    excel = client.get(url).content.decode("utf-8")  # Excel's form: byte-order mark, semicolons, 254,4
+    assert excel.startswith("\ufeffPosition;Player;") and ";254,4;" in excel
+    lines = list(csv.reader(io.StringIO(client.get(url + "?plain=1").content.decode())))
     assert lines[0] == ["Position", "Player", "Club", "Points", "Events counted", "Events"]
     assert lines[1][:4] == ["1", "Giuseppe Verdì (Peppe)", "Lario Como", "254.4"]
     rossi = next(r for r in lines if "Rossi" in r[1])

@@ -92,8 +92,11 @@ def test_player_and_table_pages_and_exports(client, setup) -> None:
     assert ps[1].display_name in page and "Posizione 1, 130 punti" in page
     page = client.get(f"/t/{t.slug}/results/table/{table.pk}/").content.decode()
     assert ps[3].display_name in page
-    csv_text = client.get(f"/t/{t.slug}/export/standings.csv").content.decode()
-    assert csv_text.splitlines()[1].startswith(f"1,{ps[0].display_name}")
+    csv_text = client.get(f"/t/{t.slug}/export/standings.csv").content.decode("utf-8")
+    assert csv_text.startswith("\ufeff")  # Excel (Italian) opens it with its accents on a double click
+    assert csv_text.splitlines()[1].startswith(f"1;{ps[0].display_name}")
+    plain = client.get(f"/t/{t.slug}/export/standings.csv?plain=1").content.decode("utf-8")
+    assert plain.splitlines()[1].startswith(f"1,{ps[0].display_name}") and not plain.startswith("\ufeff")
     wb = load_workbook(io.BytesIO(client.get(f"/t/{t.slug}/export/results.xlsx").content))
     rows = list(wb.active.iter_rows(values_only=True))
     assert len(rows) == 5 and 130 in rows[1]

@@ -94,7 +94,7 @@ def test_the_results_exports_label_a_rehearsal_table(client, setup) -> None:
     _play(setup, setup["table"], winner=2)
     _play(setup, f.make_table(t, 2, ps), winner=3)
     resp = client.get(f"/t/{t.slug}/export/results.csv", HTTP_ACCEPT_LANGUAGE="it")
-    head, *rows = list(csv.reader(io.StringIO(resp.content.decode("utf-8-sig"))))
+    head, *rows = list(csv.reader(io.StringIO(resp.content.decode("utf-8-sig")), delimiter=";"))
     column = head.index("Partita di prova")
     assert {r[0]: r[column] for r in rows} == {"1": "sì", "2": ""}  # game 1 the rehearsal, game 2 counts
     book = load_workbook(io.BytesIO(client.get(f"/t/{t.slug}/export/results.xlsx", HTTP_ACCEPT_LANGUAGE="en").content))

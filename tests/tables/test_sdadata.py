@@ -267,7 +267,7 @@ def test_five_players_step_by_step_through_the_referee_page(five):
         page.turn(seat, dice=(4, 4))  # 8 > 7
     assert page.says() == "Seat 1 rolls: ends on ≤ 7."
     page.turn(1, dice=(2, 1))
-    assert page.says() == "The game has ended: Sdadata."
+    assert page.says() == "The game has ended: sdadata."  # mid-sentence, lower case
     html = page.get()
     assert 'name="action" value="end_turn"' not in html  # no more turns on the page
     table.refresh_from_db()

@@ -21,6 +21,7 @@ from .csv_files import (
     CsvImportError,
     RowProblem,
     export_csv,
+    export_rows,
     import_csv,
     import_csv_rows,
 )
@@ -38,6 +39,7 @@ from .tournament import (
 )
 
 __all__ = [
+    "export_rows",
     "require_organizer",
     "require_referee",
     "TIME_RE",

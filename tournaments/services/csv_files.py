@@ -29,6 +29,8 @@ NATIONAL_ID_HEADERS = ("national_id", "national id", "id nazionale", "codice", "
 
 
 _HEADER_ALIASES = {
+    "first name": "first_name", "last name": "last_name", "date of birth": "birth_date",
+    "status": "status",
     "nome": "first_name", "cognome": "last_name", "soprannome": "nickname",
     "nickname": "nickname", "circolo": "club", "club": "club", "email": "email",
     "e-mail": "email", "data di nascita": "birth_date", "stato": "status",
@@ -36,7 +38,8 @@ _HEADER_ALIASES = {
 }
 
 
-# The columns as the organizer reads them (a problem row names its column in these words).
+# The columns as the organizer reads them: a problem row names its column in these words, and
+# the registrations page's download has them as headings (the import reads them back).
 COLUMN_LABELS = {
     "first_name": gettext_lazy("First name"), "last_name": gettext_lazy("Last name"),
     "nickname": gettext_lazy("Nickname"), "club": gettext_lazy("Club"),
@@ -90,22 +93,30 @@ class CsvImport:
     left_out: list[RowProblem] = field(default_factory=list)
 
 
-def export_csv(tournament: Tournament, *, actor: Any) -> str:
-    """All registrations (with e-mail and birth date: organizers only)."""
+def export_rows(tournament: Tournament, *, actor: Any, words: bool = False) -> list[list[Any]]:
+    """All registrations (with e-mail and birth date: organizers only). ``words``: headings and
+    states in the page's language (the page's download); else the column codes and state codes
+    the API has always given."""
     require_organizer(actor, tournament)
-    rows: list[list[Any]] = [list(CSV_COLUMNS)]
+    states = dict(Registration.STATE_CHOICES)
+    rows: list[list[Any]] = [[str(COLUMN_LABELS[c]) for c in CSV_COLUMNS] if words else list(CSV_COLUMNS)]
     for reg in tournament.registrations.with_state().select_related("player__club").order_by("created_at", "id"):
         p = reg.player  # personal data: as entered for this tournament (the registration's)
         rows.append([
             p.first_name, p.last_name, p.nickname, p.club.name if p.club else "", reg.email,
-            format_date(reg.birth_date), reg.national_id, reg.state,
+            format_date(reg.birth_date), reg.national_id, str(states[reg.state]) if words else reg.state,
         ])
-    return spreadsheets.csv_text(rows)  # every cell neutralised (no live formula)
+    return rows
+
+
+def export_csv(tournament: Tournament, *, actor: Any) -> str:
+    """The registrations as the API gives them: column codes, commas, no byte-order mark."""
+    return spreadsheets.csv_text(export_rows(tournament, actor=actor))  # every cell neutralised
 
 
 def _decode(content: bytes | str) -> str:
     if isinstance(content, str):
-        return content
+        return content.removeprefix("\ufeff")  # the byte-order mark of our own Excel-friendly export
     try:
         spreadsheets.check_upload_size(len(content))
     except spreadsheets.SheetError as exc:
