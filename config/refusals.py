@@ -27,10 +27,11 @@ from config.htmx import is_htmx, refusal, refusal_from, signed_out, to_login
 PAGE_STATUS = {Refusal.FORBIDDEN: PermissionDenied, Refusal.UNAUTHORISED: PermissionDenied, Refusal.NOT_FOUND: Http404}
 
 
-def shown(exc: DomainError) -> DomainError:
+def shown(exc: DomainError, *, explained_here: bool = False) -> DomainError:
     """``exc`` if a page may show it itself; forbidden and not found raise the 403 / 404 page
-    instead (the page would hide that nothing happened for a reason of rights)."""
-    page_error = PAGE_STATUS.get(exc.kind)
+    instead (the page would hide that nothing happened for a reason of rights), unless the page
+    itself explains it (``explained_here``: its own answer carries the 403 and says why)."""
+    page_error = None if explained_here else PAGE_STATUS.get(exc.kind)
     if page_error is not None:
         raise page_error(exc.message)
     return exc
@@ -44,7 +45,7 @@ def refuse(request: HttpRequest, exc: DomainError) -> None:
 def said_here(request: HttpRequest, exc: DomainError) -> None:
     """Say ``exc`` as a message on the page the view renders itself, forbidden ones included: for a
     page whose own answer (with its 403) shows what may not be done and why."""
-    messages.error(request, exc.text)
+    messages.error(request, shown(exc, explained_here=True).text)
 
 
 def add_to_form(form: Any, exc: DomainError) -> None:

@@ -51,8 +51,11 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
         assert url in text
         assert client.get(url).status_code == 200
     assert reverse("scoring:national-year", args=[2026]) in text  # the year's national ranking
-    rows = client.get(reverse("scoring:export", args=[t.slug, "ranking-standings", "csv"])).content.decode()
-    assert rows.splitlines()[0].startswith("idTorneo,giocatore,idNazionale")
+    url = reverse("scoring:export", args=[t.slug, "ranking-standings", "csv"])
+    rows = client.get(url).content.decode()  # from the page: Excel's form (byte-order mark, semicolons)
+    assert rows.splitlines()[0].startswith("\ufeffidTorneo;giocatore;idNazionale")
+    plain = client.get(url + "?plain=1").content.decode()
+    assert plain.splitlines()[0].startswith("idTorneo,giocatore,idNazionale")
 
 
 def test_an_unfinished_event_is_marked_provisional(client: Any, db: Any) -> None:
