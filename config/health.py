@@ -8,10 +8,13 @@
   transport, so a missing transport dependency shows here);
 - ``worker``: a Celery worker answers a ping within a second (``eager`` when tasks run
   in-process, the embedded default);
-- ``beat``: a worker ran beat's heartbeat task within the last three periods (``eager`` likewise).
+- ``beat``: a worker ran beat's heartbeat task within the last three periods (``eager`` likewise);
+- ``standings``: no tournament's stored standings miss a change older than
+  ``STANDINGS_STALE_SECONDS`` (``stale: tournament 3, 7`` otherwise; the watchdog
+  ``scoring.tasks.heal_standings`` recomputes them);
 
-The status is 503 when the database, the cache or the broker fails. A stopped worker or beat is
-reported but keeps 200 (the web server still serves, and clocks derive expiry from the stored
+The status is 503 when the database, the cache or the broker fails. A stopped worker or beat, or
+stale standings, are reported but keep 200 (the web server still serves, and clocks derive expiry from the stored
 deadline), unless the request asks ``?strict=1``: then every entry must be ``ok`` (or ``eager``).
 """
 
@@ -54,7 +57,7 @@ def _checks() -> dict[str, str]:
     except Exception as exc:  # noqa: BLE001 - ModuleNotFoundError included
         checks["broker"] = _error(exc)
     if eager:
-        checks["worker"] = checks["beat"] = "eager"
+        checks["worker"] = checks["beat"] = checks["standings"] = "eager"
         return checks
     try:
         replies = app.control.ping(timeout=1.0, limit=1) if checks["broker"] == "ok" else []
@@ -71,7 +74,20 @@ def _checks() -> dict[str, str]:
             checks["beat"] = "ok" if age <= 3 * period else f"last heartbeat {int(age)} s ago"
     except Exception as exc:  # noqa: BLE001
         checks["beat"] = _error(exc)
+    checks["standings"] = _standings_check() if checks["cache"] == "ok" else "unknown (cache away)"
     return checks
+
+
+def _standings_check() -> str:
+    from scoring.selectors import behind
+
+    try:
+        late = behind(older_than=float(getattr(settings, "STANDINGS_STALE_SECONDS", 90)))
+    except Exception as exc:  # noqa: BLE001
+        return _error(exc)
+    if not late:
+        return "ok"
+    return "stale: tournament " + ", ".join(str(t) for t in late[:20])
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
