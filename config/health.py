@@ -4,6 +4,8 @@
 
 - ``database``: a query answers;
 - ``cache``: a value written to the cache reads back (Redis in production);
+- ``pages``: ``ok``, or ``degraded`` while the cache is away: public pages are rendered from the
+  database, without validators (no 304), and writes are saved (config/cache.py);
 - ``broker``: a connection to the Celery broker opens (Redis; this imports the broker's
   transport, so a missing transport dependency shows here);
 - ``worker``: a Celery worker answers a ping within a second (``eager`` when tasks run
@@ -27,6 +29,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
+from config import cache as shared_cache
+
 REQUIRED = ("database", "cache", "broker")
 
 
@@ -49,6 +53,11 @@ def _checks() -> dict[str, str]:
         checks["cache"] = "ok" if cache.get("healthz") == "1" else "error"
     except Exception as exc:  # noqa: BLE001
         checks["cache"] = _error(exc)
+    away = shared_cache.away()
+    if away is not None:
+        checks["cache"] = f"error: Redis away for {int(away)} s"
+    # what the public pages do meanwhile (config/live.py, config/cache.py)
+    checks["pages"] = "ok" if checks["cache"] == "ok" else "degraded: rendered from the database, no 304"
     eager = bool(app.conf.task_always_eager)
     try:
         with app.connection_for_write() as conn:

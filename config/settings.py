@@ -122,13 +122,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache that treats Redis away as a miss (config/cache.py): pages are
+            # rendered from the database meanwhile.
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_PREFIX", default="risiko"),
+            # A Redis that does not answer costs a request at most this long (seconds).
+            "OPTIONS": {"socket_connect_timeout": env.float("CACHE_CONNECT_TIMEOUT", default=0.5),
+                        "socket_timeout": env.float("CACHE_TIMEOUT", default=2.0)},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# After a failed cache operation, seconds before Redis is tried again (config/cache.py).
+CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=1.0)
 
 # Public pages answered from version stamps (config/live.py). The stamps must be shared by every
 # worker process: on with Redis, or in DEBUG (one process); LIVE_CACHE=false turns it off.
