@@ -6,6 +6,7 @@ Thin: services do the work."""
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -26,7 +28,7 @@ from engine.endings import Ending
 from engine.exact import decimal
 from tables.models import Game, Table
 from tables.seating_text import priority_label
-from tournaments import labels, spreadsheets
+from tournaments import idempotency, labels, spreadsheets
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
@@ -277,12 +279,15 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
             data = _clean_ints(data)
         if error is None:
             try:
-                services.submit_result(actor=request.user, table=table, kind=kind, data=data, ended_by=ended_by,
-                                       expected_version=version)
-                from django.contrib import messages
+                def write() -> idempotency.Answer:
+                    services.submit_result(actor=request.user, table=table, kind=kind, data=data,
+                                           ended_by=ended_by, expected_version=version)
+                    return 302, {"redirect": reverse("scoring:table", args=[tournament.slug, table.pk])}
 
+                # the form sent again (the answer was lost): the saved result, not a 409
+                _code, answer = idempotency.once(request, write)
                 messages.success(request, _("Result saved. It counts once someone else confirms it."))
-                return redirect("scoring:table", slug=tournament.slug, pk=table.pk)
+                return redirect(answer["redirect"])
             except DomainError as exc:
                 error = shown(exc)
         status_code = error.status_code if error is not None else 400
@@ -305,6 +310,7 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
     return render(request, "scoring/enter.html", {
         "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
         "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
+        "idempotency_key": uuid.uuid4().hex,  # names this entry: sent again, it is saved once
         "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
         "endings": ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap,
         "card_value": ctx_engine.rs.objective_total,
