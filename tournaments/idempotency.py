@@ -22,13 +22,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter
 
-from config.errors import DomainError
+from config.errors import DomainError, read_only_refusal
 
 from .models import IdempotentWrite
 
@@ -72,6 +72,16 @@ def _owner(request: HttpRequest) -> str | None:
 def once(request: HttpRequest, write: Callable[[], Answer]) -> Answer:
     """Run ``write`` (the service call and the building of its answer) in one transaction, once
     per idempotency key of ``request``; a repeated key gets the stored answer."""
+    try:
+        return _once(request, write)
+    except DatabaseError as exc:  # a read-only database: a refusal the form or the API shows
+        refusal = read_only_refusal(exc)
+        if refusal is None:
+            raise
+        raise refusal from exc
+
+
+def _once(request: HttpRequest, write: Callable[[], Answer]) -> Answer:
     key, owner = key_of(request), _owner(request)
     with transaction.atomic():
         if key is None or owner is None:
