@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from tables.models import Game, Seat, Table
@@ -141,7 +140,6 @@ def materialise(row: PublishedTournament, content: dict[str, Any]) -> Tournament
                  after={"source_id": str(row.source_id), "sequence": row.sequence, "digest": row.published_digest,
                         "created": created})
     selectors.invalidate(tournament.pk)
-    transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
     row.tournament = tournament
     row.tournament_digest = fingerprint(tournament)
     PublishedTournament.objects.filter(pk=row.pk).update(tournament=tournament, tournament_digest=row.tournament_digest)

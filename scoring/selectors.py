@@ -164,10 +164,16 @@ def invalidate(tournament_id: int) -> None:
     stores them; readers keep getting the previous ones until then (a few hundred ms at 5,000
     players), never a computation of their own."""
     if _eager():
-        cache.delete(_cache_key(tournament_id))
-        stored.drop(tournament_id)
+        _drop(tournament_id)
+        # and again at commit: a reader between the two may have cached the state before the write
+        transaction.on_commit(lambda: _drop(tournament_id))
         return
-    transaction.on_commit(lambda: schedule(tournament_id))
+    transaction.on_commit(lambda: schedule(tournament_id))  # once per write: one recomputation
+
+
+def _drop(tournament_id: int) -> None:
+    cache.delete(_cache_key(tournament_id))
+    stored.drop(tournament_id)
 
 
 def schedule(tournament_id: int) -> None:

@@ -35,8 +35,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import override_settings
 
@@ -114,13 +112,17 @@ class Stack:
 
     def start(self) -> None:
         self.redis.start()
-        self.worker = self._celery(["worker", "--concurrency=1", "--without-gossip", "--without-mingle",
-                                    "-l", "INFO", "-n", f"faults-{os.getpid()}@%h"])
         self.beat = self._celery(["beat", "-l", "INFO", "-s", str(self.tmp / "beat-schedule"),
                                   "--max-interval", "1"])
+        self.start_worker()
         self.web.start()
+
+    def start_worker(self) -> None:
+        ready = self.log.read_text().count(" ready.") if self.log.exists() else 0
+        self.worker = self._celery(["worker", "--concurrency=1", "--without-gossip", "--without-mingle",
+                                    "-l", "INFO", "-n", f"faults-{os.getpid()}-{time.monotonic_ns()}@%h"])
         deadline = time.monotonic() + 40
-        while "ready." not in self.log.read_text():
+        while self.log.read_text().count(" ready.") <= ready:
             assert time.monotonic() < deadline, self.log.read_text()[-3000:]
             time.sleep(0.2)
 
@@ -266,6 +268,28 @@ def test_a_recomputation_killed_with_its_pool_process_heals_without_a_new_write(
     print(f"\n[faults] pool process killed mid-recompute: standings right after {time.monotonic() - killed:.1f} s")
     assert healed < BOUND
     assert ResultSubmission.objects.filter(table=table).count() == 1  # nobody wrote again
+
+
+def test_a_recomputation_lost_with_the_whole_worker_is_redone_by_the_next_worker(stack: Stack) -> None:
+    """The worker's main process killed too: its message stays taken in Redis until the visibility
+    timeout (CELERY_VISIBILITY_TIMEOUT); the watchdog does not wait for it."""
+    t, table, referee = _event()
+    winner = table.seats.get(number=2).player_id
+    assert set(_totals(stack, t.slug).values()) == {0}
+    with psycopg.connect(_test_db_url()) as locker:
+        locker.execute('LOCK TABLE "scoring_workbookevent" IN ACCESS EXCLUSIVE MODE')
+        status, _h, body = stack.request("POST", f"/api/scoring/tables/{table.pk}/results/", _result(table),
+                                         user=referee.username)
+        assert status == 201, body[:500]
+        _wait_for("the recomputation under way", lambda: _waiting_on_lock("scoring_workbookevent"), 20, stack.log)
+        stop_process(stack.worker, signal.SIGKILL)  # main process and pool, at once
+        locker.rollback()
+    killed = time.monotonic()
+    stack.start_worker()
+    _wait_for("the standings right again with a new worker",
+              lambda: _totals(stack, t.slug).get(winner) == 130, BOUND, stack.log)
+    print(f"\n[faults] whole worker killed mid-recompute: standings right {time.monotonic() - killed:.1f} s "
+          "after the kill (a new worker started at once)")
 
 
 def test_a_retry_of_a_saved_result_whose_answer_was_lost_gets_the_saved_result(stack: Stack) -> None:
