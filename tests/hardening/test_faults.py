@@ -379,5 +379,6 @@ def test_with_redis_gone_pages_answer_from_the_database_and_writes_are_kept(stac
     _wait_for("the polled standings showing the result after Redis came back",
               lambda: stack.request("GET", standings, headers={"If-None-Match": etag})[0] == 200
               and _totals(stack, t.slug)[winner] == (130 if saved else 0), BOUND, stack.log)
-    print(f"\n[faults] Redis down {back - down:.1f} s: pages answered from the database; "
-          f"polled page current {time.monotonic() - back:.1f} s after Redis came back")
+    print(f"\n[faults] Redis down {back - down:.1f} s: pages answered from the database, the entry "
+          f"{'saved (201)' if saved else 'refused (503)'}; polled page current {time.monotonic() - back:.1f} s "
+          "after Redis came back")
