@@ -168,7 +168,9 @@ def invalidate(tournament_id: int) -> None:
         # and again at commit: a reader between the two may have cached the state before the write
         transaction.on_commit(lambda: _drop(tournament_id))
         return
-    transaction.on_commit(lambda: schedule(tournament_id))  # once per write: one recomputation
+    # once per write: one recomputation; robust: a broker away fails the queuing (logged, and the
+    # watchdog queues it again), never the write that committed
+    transaction.on_commit(lambda: schedule(tournament_id), robust=True)
 
 
 def _drop(tournament_id: int) -> None:
