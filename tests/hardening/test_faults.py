@@ -29,6 +29,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -218,51 +219,39 @@ def _wait_for(what: str, check: Any, bound: float, log: Path | None = None) -> f
     pytest.fail(f"{what} not within {bound} s" + (":\n" + log.read_text()[-3000:] if log else ""))
 
 
-def _lock_waiters(table: str) -> set[int]:
-    """Backends waiting for a lock on ``table`` (a killed client's backend waits on until the
-    lock is released: it is told apart by its pid)."""
-    with psycopg.connect(_test_db_url(), autocommit=True) as conn:
-        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                            "AND query ILIKE %s", [f'%"{table}"%']).fetchall()
-    return {r[0] for r in rows}
-
-
 def _waiting_on_lock(table: str) -> bool:
-    return bool(_lock_waiters(table))
-
-
-def _new_waiter(table: str, seen: set[int], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if _lock_waiters(table) - seen:
-            return True
-        time.sleep(0.1)
-    return False
+    with psycopg.connect(_test_db_url(), autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                           "AND query ILIKE %s", [f'%"{table}"%']).fetchone()
+    return bool(row and row[0])
 
 
 # ------------------------------------------------------------------------------------------------
-def test_a_recomputation_killed_with_its_pool_process_heals_without_a_new_write(stack: Stack) -> None:
-    t, table, referee = _event()
-    winner = table.seats.get(number=2).player_id
+@contextmanager
+def _recomputation_under_way(stack: Stack, table: Any, referee: Any) -> Iterator[None]:
+    """A result entered and its standings recomputation started and held: it reads first whether
+    the event was imported, and that table is locked until the block ends."""
+    t = table.game.tournament
+    done = stack.log.read_text().count("recompute_standings")
     assert set(_totals(stack, t.slug).values()) == {0}  # the first reader; the worker stores them
-    _wait_for("the first standings stored", lambda: "recompute_standings" in stack.log.read_text()
-              and "succeeded" in stack.log.read_text().rsplit("recompute_standings", 1)[1], 20, stack.log)
-    # The recomputation reads whether the event was imported first: hold that table, so the
-    # recomputation is under way when its process is killed. A write may queue two runs (the
-    # second joins while the first starts): every run waiting on the table is killed, twice at most.
+    _wait_for("the first standings stored",  # received and succeeded
+              lambda: stack.log.read_text().count("recompute_standings") >= done + 2, 20, stack.log)
     with psycopg.connect(_test_db_url()) as locker:
         locker.execute('LOCK TABLE "scoring_workbookevent" IN ACCESS EXCLUSIVE MODE')
         status, _h, body = stack.request("POST", f"/api/scoring/tables/{table.pk}/results/", _result(table),
                                          user=referee.username)
         assert status == 201, body[:500]
         _wait_for("the recomputation under way", lambda: _waiting_on_lock("scoring_workbookevent"), 20, stack.log)
-        for _kill in range(2):
-            seen = _lock_waiters("scoring_workbookevent")
-            os.kill(stack.pool_process(), signal.SIGKILL)
-            killed = time.monotonic()
-            if not _new_waiter("scoring_workbookevent", seen, 2.5):  # a run queued behind it
-                break
+        yield
         locker.rollback()
+
+
+def test_a_recomputation_killed_with_its_pool_process_heals_without_a_new_write(stack: Stack) -> None:
+    t, table, referee = _event()
+    winner = table.seats.get(number=2).player_id
+    with _recomputation_under_way(stack, table, referee):
+        os.kill(stack.pool_process(), signal.SIGKILL)
+        killed = time.monotonic()
     healed = _wait_for("the standings right again without a new write",
                        lambda: _totals(stack, t.slug).get(winner) == 130, BOUND, stack.log)
     print(f"\n[faults] pool process killed mid-recompute: standings right after {time.monotonic() - killed:.1f} s")
@@ -275,15 +264,8 @@ def test_a_recomputation_lost_with_the_whole_worker_is_redone_by_the_next_worker
     timeout (CELERY_VISIBILITY_TIMEOUT); the watchdog does not wait for it."""
     t, table, referee = _event()
     winner = table.seats.get(number=2).player_id
-    assert set(_totals(stack, t.slug).values()) == {0}
-    with psycopg.connect(_test_db_url()) as locker:
-        locker.execute('LOCK TABLE "scoring_workbookevent" IN ACCESS EXCLUSIVE MODE')
-        status, _h, body = stack.request("POST", f"/api/scoring/tables/{table.pk}/results/", _result(table),
-                                         user=referee.username)
-        assert status == 201, body[:500]
-        _wait_for("the recomputation under way", lambda: _waiting_on_lock("scoring_workbookevent"), 20, stack.log)
+    with _recomputation_under_way(stack, table, referee):
         stop_process(stack.worker, signal.SIGKILL)  # main process and pool, at once
-        locker.rollback()
     killed = time.monotonic()
     stack.start_worker()
     _wait_for("the standings right again with a new worker",
