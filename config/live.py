@@ -180,7 +180,7 @@ class _Listener:
 
     def announce(self, key: str) -> None:
         client = _redis()
-        if client is not None:
+        if client is not None and not shared_cache.skipping():  # Redis away: nobody to tell
             try:
                 client.publish(_channel(client), key)
             except Exception:  # noqa: BLE001  (the number is bumped; listeners re-read it soon anyway)
