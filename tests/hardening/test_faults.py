@@ -3,8 +3,8 @@ process) and beat on the TEST database (PostgreSQL, committed rows), with a priv
 ``redis-server`` this module starts (and kills) on a port of its own. Each test is a fault a
 tournament day meets, and what a referee or a phone in the hall must see:
 
-- the worker's pool process killed during a standings recomputation: the standings come right
-  by themselves, without another write;
+- the worker's pool process, or the whole worker, killed during a standings recomputation: the
+  standings come right by themselves, without another write;
 - Redis gone: the public pages answer from the database, a result entry is saved (or refused
   with a JSON 503 that says to retry), and the pages show it once Redis is back;
 - the answer to a saved result lost on the way: the retry with the same ``Idempotency-Key``
