@@ -162,6 +162,7 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "counted": counted, "latest": latest, "staff": staff, "can_confirm": can_confirm, "can_withdraw": can_withdraw,
         "latest_rows": selectors.submission_rows(latest, seats) if latest else [],
         "pair": [(s, selectors.submission_rows(s, seats)) for s in pair] if pair else None,
+        "idempotency_key": uuid.uuid4().hex,  # names the confirmation: sent again, it is done once
     })
 
 
@@ -169,10 +170,13 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     sub = get_object_or_404(ResultSubmission.objects.select_related("table__game"), pk=pk, tournament=tournament)
-    from django.contrib import messages
+
+    def write() -> idempotency.Answer:
+        services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
+        return 302, None
 
     try:
-        services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
+        idempotency.once(request, write)  # the button pressed again (the answer was lost): confirmed
         messages.success(request, _("Result confirmed."))
     except DomainError as exc:
         refuse(request, exc)

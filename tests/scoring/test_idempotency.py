@@ -77,3 +77,17 @@ def test_the_result_form_sent_twice_saves_once_and_shows_the_saved_result(client
     assert first.status_code == again.status_code == 302
     assert again["Location"] == first["Location"] == f"/t/{t.slug}/results/table/{table.pk}/"
     assert ResultSubmission.objects.filter(table=table).count() == 1
+
+
+def test_the_confirm_button_pressed_again_confirms_once_and_says_so(client: Any, setup: dict[str, Any]) -> None:
+    t, table = setup["t"], setup["table"]
+    sub = f.enter(table, setup["ref1"], "board", f.board_data(setup["objectives"], winner=1), "objective")
+    client.force_login(setup["ref2"])
+    page = client.get(f"/t/{t.slug}/results/table/{table.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    key = page.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    url = f"/t/{t.slug}/results/{sub.pk}/confirm/"
+    client.post(url, {"idempotency_key": key})
+    again = client.post(url, {"idempotency_key": key}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert Confirmation.objects.filter(submission=sub).count() == 1
+    shown = again.content.decode()
+    assert "Result confirmed." in shown and "already confirmed" not in shown
