@@ -33,7 +33,7 @@ def heal_standings() -> list[int]:
 
     late = behind()
     for tournament_id in late:
-        log.warning("standings of tournament %s miss a change: recomputing them", tournament_id)
+        log.info("standings of tournament %s miss a change: recomputing them", tournament_id)
         schedule(tournament_id)
     return late
 
