@@ -13,11 +13,12 @@
 - ``beat``: a worker ran beat's heartbeat task within the last three periods (``eager`` likewise);
 - ``standings``: no tournament's stored standings miss a change older than
   ``STANDINGS_STALE_SECONDS`` (``stale: tournament 3, 7`` otherwise; the watchdog
-  ``scoring.tasks.heal_standings`` recomputes them);
+  ``scoring.tasks.heal_standings`` recomputes them).
 
 The status is 503 when the database, the cache or the broker fails. A stopped worker or beat, or
-stale standings, are reported but keep 200 (the web server still serves, and clocks derive expiry from the stored
-deadline), unless the request asks ``?strict=1``: then every entry must be ``ok`` (or ``eager``).
+stale standings, are reported but keep 200 (the web server still serves, and clocks derive
+expiry from the stored deadline), unless the request asks ``?strict=1``: then every entry must
+be ``ok`` (or ``eager``).
 """
 
 from __future__ import annotations
