@@ -5,19 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DataError
+from django.db import DatabaseError, DataError
 from django.utils.translation import gettext as _
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.errors import DomainError
+from config.errors import RETRY_AFTER_SECONDS, DomainError, Refusal, read_only_refusal
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DomainError → 400/403/409 with field and rule id; model validation → 400. Never a 500."""
+    """DomainError → 400/403/409 with field and rule id; model validation → 400; a database
+    that takes no writes → 503 with Retry-After. Never a 500."""
+    if isinstance(exc, DatabaseError):
+        exc = read_only_refusal(exc) or exc
     if isinstance(exc, DomainError):
-        return Response(exc.as_dict(), status=exc.status_code)
+        retry = {"Retry-After": str(RETRY_AFTER_SECONDS)} if exc.kind == Refusal.UNAVAILABLE else None
+        return Response(exc.as_dict(), status=exc.status_code, headers=retry)
     if isinstance(exc, (OverflowError, DataError)):  # e.g. an id of 30 digits in a JSON body
         return Response({"detail": _("A value is out of range."), "rule": "FORMAT"}, status=400)
     if isinstance(exc, RecursionError):  # a JSON body nested thousands of levels deep

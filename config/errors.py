@@ -6,7 +6,8 @@ it concerns, and its :class:`Refusal` kind. Each front end turns it into its own
 place, from the kind:
 
 - the REST API (``config.api.exception_handler``): the status of :data:`HTTP_STATUS` and one
-  ``Error`` body, :meth:`DomainError.as_dict` (``{field: [message], "rule", "detail"}``);
+  ``Error`` body, :meth:`DomainError.as_dict` (``{field: [message], "rule", "detail"}``); a 503
+  (the database is read-only: :func:`read_only_refusal`) also says ``Retry-After``;
 - pages (``config.refusals.RefusalMiddleware``): an htmx action gets the refusal fragment; a page's
   action gets a message on the page it came from (forbidden: the 403 page; not found: the 404
   page); a form keeps what was typed and shows it next to the field (``config.refusals.add_to_form``);
@@ -26,12 +27,14 @@ class Refusal(StrEnum):
     NOT_FOUND = "not_found"  # what was acted on does not exist (any more)
     CONFLICT = "conflict"  # a lost race: someone changed the same thing first; reload
     TOO_LARGE = "too_large"  # over a size limit (an upload, a published tournament)
+    UNAVAILABLE = "unavailable"  # the database takes no writes for now (failover): nothing saved, retry
 
 
 HTTP_STATUS: dict[Refusal, int] = {
     Refusal.INVALID: 400, Refusal.UNAUTHORISED: 401, Refusal.FORBIDDEN: 403,
-    Refusal.NOT_FOUND: 404, Refusal.CONFLICT: 409, Refusal.TOO_LARGE: 413,
+    Refusal.NOT_FOUND: 404, Refusal.CONFLICT: 409, Refusal.TOO_LARGE: 413, Refusal.UNAVAILABLE: 503,
 }
+RETRY_AFTER_SECONDS = 30  # the API's Retry-After when the database takes no writes
 EXIT_CODE = 2  # a refused command, whatever the kind (as the engine's command line: unusable input)
 
 
@@ -79,4 +82,24 @@ class PermissionDeniedError(DomainError):
 
 class NotFoundError(DomainError):
     kind = Refusal.NOT_FOUND
+
+
+class UnavailableError(DomainError):
+    kind = Refusal.UNAVAILABLE
+
+
+READ_ONLY_SQLSTATE = "25006"  # PostgreSQL: read_only_sql_transaction
+
+
+def read_only_refusal(exc: BaseException) -> UnavailableError | None:
+    """The refusal to show for a database error that says the database is read-only (a
+    failover's standby, maintenance: ``default_transaction_read_only``), else None."""
+    from django.utils.translation import gettext as _
+
+    cause = exc.__cause__ or exc
+    read_only = getattr(cause, "sqlstate", None) == READ_ONLY_SQLSTATE or "readonly database" in str(exc)
+    if not read_only:
+        return None
+    return UnavailableError(_("The database accepts no changes at the moment (maintenance or a switch to "
+                              "another server). Nothing was saved: try again in a minute."), rule="READ_ONLY")
 

@@ -66,6 +66,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language, get_language_from_request
 from django.views.decorators.http import require_safe
 
+from config import cache as shared_cache
+
 SITE_KEY = "live:v:site"
 RESPONSE_TTL = 600  # seconds a stored response is kept (a newer version never reads it anyway)
 MAX_QUERY = 200  # longer query strings are answered, not stored
@@ -100,9 +102,24 @@ def _kept_for() -> float:
     return float(getattr(settings, "LIVE_LOCAL_SECONDS", LOCAL_SECONDS))
 
 
+class CacheAway(Exception):
+    """The version numbers cannot be read (Redis away, config/cache.py): no validator, no 304,
+    nothing stored; the page is rendered from the database."""
+
+
 def versions(slug: str | None) -> tuple[int, int]:
     """(site version, tournament version): at most one cache round trip; missing ones start at
-    random."""
+    random. :class:`CacheAway` when the cache cannot say."""
+    if shared_cache.skipping():
+        raise CacheAway
+    before = shared_cache.changes()
+    found = _versions(slug)
+    if shared_cache.changes() != before:
+        raise CacheAway  # what was read is a miss, or older than a change made meanwhile
+    return found
+
+
+def _versions(slug: str | None) -> tuple[int, int]:
     keys = [SITE_KEY] + ([tournament_key(slug)] if slug else [])
     now = time.monotonic()
     ttl = _kept_for()
@@ -163,7 +180,7 @@ class _Listener:
 
     def announce(self, key: str) -> None:
         client = _redis()
-        if client is not None:
+        if client is not None and not shared_cache.skipping():  # Redis away: nobody to tell
             try:
                 client.publish(_channel(client), key)
             except Exception:  # noqa: BLE001  (the number is bumped; listeners re-read it soon anyway)
@@ -220,6 +237,15 @@ def _redis() -> Any:
 def _channel(client: Any) -> str:
     """Channels are shared by every database of a Redis server: the name carries the number."""
     return f"{cache.make_key('live:changed')}:{client.connection_pool.connection_kwargs.get('db', 0)}"
+
+
+def _bump_all_after_outage() -> None:
+    """Writes committed while Redis was away could not bump their versions: every page gets a
+    new validator, so no phone keeps a page from before (config/cache.py runs this)."""
+    _incr(SITE_KEY)
+
+
+shared_cache.on_recovery(_bump_all_after_outage)
 
 
 def bump(slug: str | None = None) -> None:
@@ -498,7 +524,10 @@ class LiveMiddleware:
         if not _eligible(request, spec):
             return self.get_response(request)
         language = get_language_from_request(request)
-        etag = validator(request.META, request.path, slug, language, spec.get("bucket", 0))
+        try:
+            etag = validator(request.META, request.path, slug, language, spec.get("bucket", 0))
+        except CacheAway:
+            return self.get_response(request)  # from the database, no validator: never a false 304
         if _matches(request.META, etag):
             if self.early:
                 request.META[ANSWERED_EARLY] = etag  # LiveFirst answers the next ones the same

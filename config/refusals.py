@@ -18,10 +18,11 @@ from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from config.errors import DomainError, Refusal
+from config.errors import DomainError, Refusal, read_only_refusal
 from config.htmx import is_htmx, refusal, refusal_from, signed_out, to_login
 
 PAGE_STATUS = {Refusal.FORBIDDEN: PermissionDenied, Refusal.UNAUTHORISED: PermissionDenied, Refusal.NOT_FOUND: Http404}
@@ -88,6 +89,8 @@ class RefusalMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if isinstance(exc, DatabaseError):  # a read-only database: said like any refusal
+            exc = read_only_refusal(exc) or exc
         if is_htmx(request):
             if isinstance(exc, DomainError):
                 return refusal_from(request, exc)

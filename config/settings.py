@@ -124,13 +124,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache that treats Redis away as a miss (config/cache.py): pages are
+            # rendered from the database meanwhile.
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_PREFIX", default="risiko"),
+            # A Redis that does not answer costs a request at most this long (seconds).
+            "OPTIONS": {"socket_connect_timeout": env.float("CACHE_CONNECT_TIMEOUT", default=0.5),
+                        "socket_timeout": env.float("CACHE_TIMEOUT", default=2.0)},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# After a failed cache operation, seconds before Redis is tried again (config/cache.py).
+CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=1.0)
 
 # Public pages answered from version stamps (config/live.py). The stamps must be shared by every
 # worker process: on with Redis, or in DEBUG (one process); LIVE_CACHE=false turns it off.
@@ -146,6 +153,16 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDI
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A task whose pool process dies (killed, out of memory) goes back to the queue instead of being
+# acknowledged as failed: a standings recomputation is redone, not lost.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A message taken by a worker that vanished (its main process killed) goes back to the queue
+# after this many seconds (kombu's default is an hour). Longer than the longest task (the
+# national ranking of a year: seconds), so a running task is never handed out twice. A clock's
+# expiry, scheduled for its deadline, is held unacknowledged until then: it may be handed out
+# again every period, and its task is idempotent (tables/tasks.py).
+CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=300)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "Europe/Rome"
 CELERY_BEAT_SCHEDULE = {
@@ -153,7 +170,12 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-expired-clocks": {"task": "tables.tasks.sweep_deadlines", "schedule": 30.0},
     # Beat's sign of life, run by a worker: /healthz reports its age (config/health.py).
     "heartbeat": {"task": "config.heartbeat", "schedule": float(env.int("HEARTBEAT_SECONDS", default=15))},
+    # Queues again a standings recomputation that was lost (scoring/tasks.py: heal_standings).
+    "heal-standings": {"task": "scoring.tasks.heal_standings",
+                       "schedule": float(env.int("STANDINGS_WATCHDOG_SECONDS", default=30))},
 }
+# /healthz reports standings that miss a change older than this (config/health.py).
+STANDINGS_STALE_SECONDS = env.int("STANDINGS_STALE_SECONDS", default=90)
 HEARTBEAT_SECONDS = env.int("HEARTBEAT_SECONDS", default=15)
 
 # --- Auth -----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from config import live
 from config.errors import DomainError
 from tables.models import Game, Table
+from tournaments import idempotency
 from tournaments.access import linked_player
 from tournaments.models import Tournament
 from tournaments.permissions import TournamentObjectPermission, TournamentScoped, is_organizer
@@ -100,32 +101,44 @@ class TableResultsAPI(APIView):
             403: OpenApiResponse(description=(
                 "Not allowed: {detail, rule: ROLE, tournament, required_role, your_role}. `detail` says "
                 "why, e.g. a referee of another tournament.")),
-            409: OpenApiResponse(description="Someone saved a newer version meanwhile (rule VERSION)."),
+            409: OpenApiResponse(description=(
+                "Someone saved a newer version meanwhile (rule VERSION). A retry of a write that was "
+                "saved, with the same Idempotency-Key, gets its 201 instead.")),
         },
         summary="Enter a new version of a table's result (board, short form or record)",
+        parameters=[idempotency.schema_parameter],
         description="{pk} is the table's `id`, given by the tables API (`id`, `results_url`).",
     )
     def post(self, request: Request, pk: int) -> Response:
-        ser = ResultInputSerializer(data=request.data)
-        ser.is_valid(raise_exception=True)
-        d: dict[str, Any] = ser.validated_data
-        sub = services.submit_result(
-            actor=request.user, table=self.get_table(), kind=d["kind"], data=d,
-            ended_by=d.get("ended_by") or "", expected_version=d["version"],
-        )
-        return Response(SubmissionSerializer(sub).data, status=status.HTTP_201_CREATED)
+        def write() -> idempotency.Answer:
+            ser = ResultInputSerializer(data=request.data)
+            ser.is_valid(raise_exception=True)
+            d: dict[str, Any] = ser.validated_data
+            sub = services.submit_result(
+                actor=request.user, table=self.get_table(), kind=d["kind"], data=d,
+                ended_by=d.get("ended_by") or "", expected_version=d["version"],
+            )
+            return status.HTTP_201_CREATED, SubmissionSerializer(sub).data
+
+        code, body = idempotency.once(request, write)  # the answer is built before the commit
+        return Response(body, status=code)
 
 
 class ConfirmAPI(APIView):
     permission_classes = [AllowAny]  # a player's private link is not a login: services decide
 
     @extend_schema(request=None, responses={201: ConfirmationSerializer},
+                   parameters=[idempotency.schema_parameter],
                    summary="Confirm a result (a second referee, the organizer, or a player of that table)")
     def post(self, request: Request, pk: int) -> Response:
-        sub = get_object_or_404(ResultSubmission.objects.select_related("table__game__tournament"), pk=pk)
-        player = linked_player(request, sub.tournament)
-        conf = services.confirm_result(actor=request.user, submission=sub, player=player)
-        return Response(ConfirmationSerializer(conf).data, status=status.HTTP_201_CREATED)
+        def write() -> idempotency.Answer:
+            sub = get_object_or_404(ResultSubmission.objects.select_related("table__game__tournament"), pk=pk)
+            player = linked_player(request, sub.tournament)
+            conf = services.confirm_result(actor=request.user, submission=sub, player=player)
+            return status.HTTP_201_CREATED, ConfirmationSerializer(conf).data
+
+        code, body = idempotency.once(request, write)  # the answer is built before the commit
+        return Response(body, status=code)
 
 
 class WithdrawCorrectionAPI(APIView):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from tables.models import Game, Seat
 from tournaments import hooks
 from tournaments.models import Player, Registration, Tournament
@@ -49,7 +47,6 @@ def players_merged(drop: int, keep: int) -> None:
     national.players_changed([keep, drop])  # the national ranking's rows of both
     for tid in set(Registration.objects.filter(player_id=keep).values_list("tournament_id", flat=True)):
         selectors.invalidate(tid)  # cached standings name the dropped player
-        transaction.on_commit(lambda tid=tid: selectors.invalidate(tid))
 
 
 def audit_context(ids: set[int]) -> dict[int, dict[str, Any]]:

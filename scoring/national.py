@@ -315,7 +315,8 @@ def request_update(year: int) -> None:
             isinstance(item[1], _Recompute) and item[1].year == year and not item[1].queued
             for item in connection.run_on_commit):
         return
-    transaction.on_commit(_Recompute(year))
+    # robust: a broker away fails the queuing (logged), never the write that committed
+    transaction.on_commit(_Recompute(year), robust=True)
 
 
 def tournament_changed(tournament: Tournament) -> None:

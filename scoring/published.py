@@ -21,7 +21,6 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from config.errors import DomainError
@@ -202,7 +201,6 @@ def materialise(row: PublishedTournament, content: dict[str, Any],
                  after={"source_id": str(row.source_id), "sequence": row.sequence, "digest": row.published_digest,
                         "created": created})
     selectors.invalidate(tournament.pk)
-    transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
     row.tournament = tournament
     row.tournament_digest = fingerprint(tournament)
     PublishedTournament.objects.filter(pk=row.pk).update(tournament=tournament, tournament_digest=row.tournament_digest)

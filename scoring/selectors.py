@@ -3,6 +3,7 @@ number of players or tables (tests check this with ``django_assert_max_num_queri
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 import time
 import uuid
@@ -14,15 +15,16 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch, TextField
+from django.db.models import Exists, Max, OuterRef, Prefetch, TextField
 from django.db.models.functions import Cast
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.jsonexact import ExactJSONDecoder
 from engine.exact import decimal
 from tables.models import Game, Seat, Table
 from tournaments import labels
-from tournaments.models import Player, Registration, Tournament, display_name
+from tournaments.models import AuditEntry, Player, Registration, Tournament, display_name
 
 from . import standings as st
 from . import stored
@@ -143,6 +145,12 @@ def _generation_key(tournament_id: int) -> str:
     return f"scoring:standings:{tournament_id}:generation"
 
 
+def _checked_key(tournament_id: int) -> str:
+    """When the last recomputation that finished began (epoch seconds): every write audited
+    before it is in the stored standings."""
+    return f"scoring:standings:{tournament_id}:checked"
+
+
 def _eager() -> bool:
     from config.celery import app
 
@@ -156,10 +164,18 @@ def invalidate(tournament_id: int) -> None:
     stores them; readers keep getting the previous ones until then (a few hundred ms at 5,000
     players), never a computation of their own."""
     if _eager():
-        cache.delete(_cache_key(tournament_id))
-        stored.drop(tournament_id)
+        _drop(tournament_id)
+        # and again at commit: a reader between the two may have cached the state before the write
+        transaction.on_commit(lambda: _drop(tournament_id))
         return
-    transaction.on_commit(lambda: schedule(tournament_id))
+    # once per write: one recomputation; robust: a broker away fails the queuing (logged, and the
+    # watchdog queues it again), never the write that committed
+    transaction.on_commit(lambda: schedule(tournament_id), robust=True)
+
+
+def _drop(tournament_id: int) -> None:
+    cache.delete(_cache_key(tournament_id))
+    stored.drop(tournament_id)
 
 
 def schedule(tournament_id: int) -> None:
@@ -184,13 +200,53 @@ def recompute(tournament_id: int) -> bool:
     """The task's work: compute the standings and store them unless a later generation is
     already stored (``scoring.stored``: the head and the rows that changed); then the
     tournament's public pages get a new validator (config/live.py)."""
-    from config import live
-
+    began = time.time()
     cache.delete(_queued_key(tournament_id))  # a write from now on queues another run
     generation = int(cache.get(_generation_key(tournament_id)) or 0)
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return False
+    stored_now = _store(tournament, generation)
+    # only once the standings are stored (a run killed before this is redone by the watchdog)
+    cache.set(_checked_key(tournament_id), {"at": began, "generation": generation}, None)
+    return stored_now
+
+
+WATCH_WINDOW = 24 * 3600  # the watchdog looks at tournaments with a write this recent
+
+
+def behind(*, older_than: float = 0.0) -> list[int]:
+    """Tournaments whose stored standings miss a change (the watchdog's and ``/healthz``'s
+    question; reads only): a write audited after the last finished recomputation began, or a
+    generation asked for (``schedule``) past the last one computed, with no recomputation
+    queued. A recomputation lost in a killed worker, or never queued because Redis was away,
+    shows here until one finishes. ``older_than``: only changes at least that many seconds old
+    (a run that is merely under way is not stale)."""
+    now = time.time()
+    since = timezone.now() - dt.timedelta(seconds=WATCH_WINDOW)
+    last = dict(AuditEntry.objects.filter(at__gte=since, tournament__isnull=False)
+                .values_list("tournament").annotate(last=Max("at")).values_list("tournament", "last"))
+    if not last:
+        return []
+    keys = [k for t in last for k in (_checked_key(t), _generation_key(t), _queued_key(t))]
+    found = cache.get_many(keys)
+    out = []
+    for t, changed in sorted(last.items()):
+        if _queued_key(t) in found:
+            continue
+        checked = found.get(_checked_key(t)) or {"at": 0.0, "generation": 0}
+        generation = int(found.get(_generation_key(t)) or 0)
+        missed_write = checked["at"] < changed.timestamp() <= now - older_than
+        missed_generation = checked["generation"] < generation and checked["at"] <= now - older_than
+        if missed_write or missed_generation:
+            out.append(t)
+    return out
+
+
+def _store(tournament: Tournament, generation: int) -> bool:
+    from config import live
+
+    tournament_id = tournament.pk
     step = _incremental(tournament)
     if step is None:  # an imported event: its workbook's standings, whole
         data = {**_compute(tournament), "generation": generation}

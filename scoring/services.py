@@ -96,10 +96,9 @@ def _snapshot(sub: ResultSubmission) -> dict[str, Any]:
 
 
 def _invalidate(tournament: Tournament) -> None:
-    """Drop the cached standings now and again at commit (a reader between the two may have
-    cached the state before this write)."""
+    """The standings change with this write (``selectors.invalidate``: dropped now and at commit
+    without a worker, one recomputation queued at commit with one)."""
     selectors.invalidate(tournament.pk)
-    transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
     if tournament.status == Tournament.Status.FINISHED:
         # A corrected result (or format) of a finished event moves the national ranking (K-RANKING).
         from . import national

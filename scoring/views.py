@@ -6,6 +6,7 @@ Thin: services do the work."""
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateformat import time_format
 from django.utils.translation import gettext as _
@@ -30,7 +32,7 @@ from engine.exact import decimal
 from tables import clocks
 from tables.models import Game, Table
 from tables.seating_text import priority_label
-from tournaments import labels, spreadsheets
+from tournaments import idempotency, labels, spreadsheets
 from tournaments.access import linked_player
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee, staff_required
@@ -167,6 +169,7 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "own_entry": own_entry,
         "latest_rows": selectors.submission_rows(latest, seats) if latest else [],
         "pair": [(s, selectors.submission_rows(s, seats)) for s in pair] if pair else None,
+        "idempotency_key": uuid.uuid4().hex,  # names the confirmation: sent again, it is done once
     })
 
 
@@ -174,10 +177,13 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     sub = get_object_or_404(ResultSubmission.objects.select_related("table__game"), pk=pk, tournament=tournament)
-    from django.contrib import messages
+
+    def write() -> idempotency.Answer:
+        services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
+        return 302, None
 
     try:
-        services.confirm_result(actor=request.user, submission=sub, player=linked_player(request, tournament))
+        idempotency.once(request, write)  # the button pressed again (the answer was lost): confirmed
         messages.success(request, _("Result confirmed."))
     except DomainError as exc:
         refuse(request, exc)
@@ -311,12 +317,15 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
             data = _clean_ints(data)
         if error is None:
             try:
-                services.submit_result(actor=request.user, table=table, kind=kind, data=data, ended_by=ended_by,
-                                       expected_version=version)
-                from django.contrib import messages
+                def write() -> idempotency.Answer:
+                    services.submit_result(actor=request.user, table=table, kind=kind, data=data,
+                                           ended_by=ended_by, expected_version=version)
+                    return 302, {"redirect": reverse("scoring:table", args=[tournament.slug, table.pk])}
 
+                # the form sent again (the answer was lost): the saved result, not a 409
+                _code, answer = idempotency.once(request, write)
                 messages.success(request, _("Result saved. It counts once someone else confirms it."))
-                return redirect("scoring:table", slug=tournament.slug, pk=table.pk)
+                return redirect(answer["redirect"])
             except DomainError as exc:
                 error = shown(exc)
         status_code = error.status_code if error is not None else 400
@@ -339,6 +348,7 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
     return render(request, "scoring/enter.html", {
         "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
         "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
+        "idempotency_key": uuid.uuid4().hex,  # names this entry: sent again, it is saved once
         "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
         "endings": ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap, "sdadata_hint": _sdadata_hint(table),
         "card_value": ctx_engine.rs.objective_total,

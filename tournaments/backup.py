@@ -47,7 +47,9 @@ NOT_BACKED_UP = ("scoring.NationalRanking", "scoring.NationalRankingRow", "scori
                  "tournaments.Season",
 
                  # an admin's decision that two players are two people spans tournaments
-                 "tournaments.DistinctPlayers")
+                 "tournaments.DistinctPlayers",
+                 # answers kept a few days for clients' retries (tournaments/idempotency.py)
+                 "tournaments.IdempotentWrite")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "password", "is_active",
                "date_joined")
 

@@ -722,3 +722,24 @@ class PublishState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} #{self.sequence}"
+
+
+class IdempotentWrite(models.Model):
+    """A write done once under a client's idempotency key, and the answer it got
+    (tournaments/idempotency.py): a retry with the same key (the answer was lost on the way, the
+    offline queue sends again) gets this answer instead of doing the write again."""
+
+    owner = models.CharField(max_length=80)  # "user:<id>" or "session:<key>": keys are the client's
+    key = models.CharField(max_length=100)
+    fingerprint = models.CharField(max_length=64)  # the request's method, path and body
+    status = models.PositiveSmallIntegerField(default=0)  # 0: under way (its transaction is open)
+    answer = models.JSONField(null=True, blank=True, encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "key"], name="idempotent_write_once")]
+        verbose_name = _("idempotent write")
+        verbose_name_plural = _("idempotent writes")
+
+    def __str__(self) -> str:
+        return f"{self.owner} {self.key} → {self.status}"

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from config.errors import PermissionDeniedError
 
 from . import audit, hooks
-from .models import AccessLink, AuditEntry, Player, Tournament, Withdrawal
+from .models import AccessLink, AuditEntry, IdempotentWrite, Player, Tournament, Withdrawal
 from .permissions import is_organizer
 
 EXPORT_FORMAT = "risiko-player-data/1"
@@ -197,6 +197,10 @@ def erase_player(player: Player, *, actor: Any) -> Player:
                 AuditEntry.objects.filter(pk=entry.pk).update(before=before, after=after)
         hooks.call(hooks.player_erased, player, tournaments,
                    lambda value: _scrub(value, secrets, replacement))  # stored result data
+        for kept in IdempotentWrite.objects.iterator():  # answers kept for retries (a few days)
+            answer, changed = _scrub(kept.answer, secrets, replacement)
+            if changed:
+                IdempotentWrite.objects.filter(pk=kept.pk).update(answer=answer)
         audit.record(actor=actor, action="player.erase", obj=player, tournament=None,
                      after={"player": player.pk, "tournaments": [t.slug for t in tournaments]})
         hooks.call(hooks.players_changed, [player.pk])  # the public national ranking shows their name

@@ -5,8 +5,8 @@ import pytest
 def test_health_endpoint_reports_database_and_cache(client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "cache": "ok", "broker": "ok", "worker": "eager",
-                               "beat": "eager"}
+    assert response.json() == {"database": "ok", "cache": "ok", "pages": "ok", "broker": "ok",
+                               "worker": "eager", "beat": "eager", "standings": "eager"}
 
 
 @pytest.mark.django_db
