@@ -43,15 +43,21 @@ GUIDE_IMAGES = {
     "04-checkin": "organizer-checkin.png",
     "07-sheet-table-1": "table-sheet-print.png",
     "09-phone-where-do-i-sit": "phone-where-do-i-sit.png",
+    "10-phone-my-table-verify": "phone-table-verify.png",
     "11-staff-private-link": "organizer-private-link.png",
+    "11-phone-private-link-landing": "phone-private-link-landing.png",
     "12-referee-time-up": "referee-time-up.png",
     "13-referee-sdadata-roll": "referee-sdadata-roll.png",
     "16-result-to-confirm": "result-to-confirm.png",
+    "18-phone-standings-cards": "phone-standings-cards.png",
     "21-final-ranking-print": "final-ranking-print.png",
     "people-02-invitation-link-and-qr": "organizer-invitation.png",
     "people-07-slips-printed": "objective-slips-print.png",
     "people-08-my-objective-card": "phone-objective-card.png",
     "scoresheets-game1-print": "scoresheets-print.png",
+    "tables-01-draft-restored": "result-draft-restored.png",
+    "tables-05-compose-preview": "organizer-compose-preview.png",
+    "registrations-csv-problems": "organizer-csv-problems.png",
 }
 
 

@@ -85,7 +85,8 @@ def test_a_reload_keeps_the_board_typed_and_the_author_reads_why_there_is_no_con
     assert ref.locator(f"input[name=owner_{alaska}][value='2']").is_checked()
     assert ref.locator("select[name=objective_1]").input_value() == card
     assert len(drafts(ref)) == 1
-    b.shot(ref, "tables-01-draft-restored")
+    ref.evaluate("() => window.scrollTo(0, 0)")  # the notice and the ending's hint, on top
+    b.shot(ref, "tables-01-draft-restored", full_page=False)
 
     # the whole board, saved: the draft is gone, and its author reads why there is no "Conferma"
     from tests.factories import scoring as f

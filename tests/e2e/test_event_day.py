@@ -235,6 +235,12 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
     phone.wait_for_url("**" + reverse("tables:table", args=[slug, 1, 2]))
     assert me.display_name in phone.locator("main").inner_text()
     b.check(phone, "10-phone-my-table")
+    # the deal's proof (a command line) waits one tap away, behind "Verifica la distribuzione"
+    proof = phone.locator("details.verify")
+    assert not proof.locator("code").is_visible()
+    proof.locator("summary").click()
+    assert "engine deal" in proof.locator("code").inner_text()
+    b.shot(phone, "10-phone-my-table-verify")
 
     # ---------------------------------------------------------------- 4. the referee's table
     org.goto(reverse("tournaments:manage", args=[slug]))
@@ -253,6 +259,7 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
 
     ref = b.person(PHONE, phone=True)
     ref.goto(private_link)  # the landing page: who this phone will be; its button signs in
+    b.check(ref, "11-phone-private-link-landing")
     ref.click("main form button[type=submit]")
     ref.wait_for_url("**" + reverse("tournaments:manage", args=[slug]))
     referee_url = reverse("tables_referee:referee_table", args=[slug, 1, 1])
@@ -340,6 +347,7 @@ def test_event_day_in_a_real_browser(browser: Any, celery_worker_process: Any) -
     assert board.evaluate(game1_cell, first) == str(mine["tournament_points"])
     assert board.evaluate("() => window.__notReloaded === true")
     b.check(board, "18-phone-standings-live")
+    b.shot(board, "18-phone-standings-cards", full_page=False)  # each row a card at 360 px
     org.goto(reverse("scoring:status", args=[slug]))
     org.click(f"form[action='{reverse('scoring:finish-game', args=[slug, 1])}'] button")
     org.wait_for_selector(".messages li.success")

@@ -71,6 +71,10 @@ def test_every_control_and_column_header_is_whole_at_360px(browser: Any) -> None
     player = b.person(PHONE, phone=True)
     # game 1's slip scanned again during game 2: the player's own page, at game 2's table
     player.goto(f"/l/{link.token}/?game=1")
+    assert "Entra" in player.locator("main form button[type=submit]").inner_text()
+    player.click("main form button[type=submit]")  # the landing page's button uses the link
+    player.wait_for_url("**" + reverse("tables:player_home", args=[slug]))
+    player.goto(f"/l/{link.token}/?game=1")  # scanned again: straight on, no landing page
     player.wait_for_url("**" + reverse("tables:player_home", args=[slug]))
     seat2 = Seat.objects.select_related("table").get(game__tournament=t, game__number=2, player=seated)
     assert "Partita 2" in player.locator(".player-seat").inner_text()
@@ -89,6 +93,8 @@ def test_every_control_and_column_header_is_whole_at_360px(browser: Any) -> None
         ("standings", reverse("scoring:standings", args=[slug])),
         ("player-standing", reverse("scoring:player", args=[slug, seated.pk])),
         ("result-game1-table1", reverse("scoring:table", args=[slug, result1.pk])),
+        ("ranking-contributions", reverse("scoring:ranking", args=[slug])),
+        ("print-standings", reverse("scoring:print", args=[slug])),
     ]
     staff_common = [
         ("checkin", reverse("tournaments:checkin", args=[slug, 2])),
@@ -107,6 +113,7 @@ def test_every_control_and_column_header_is_whole_at_360px(browser: Any) -> None
         ("slips-game2", reverse("tables:slips", args=[slug, 2])),
         ("format", reverse("scoring:format", args=[slug])),
         ("edit", reverse("tournaments:edit", args=[slug])),
+        ("audit", reverse("tournaments:audit", args=[slug])),
     ]
     problems = [f"player {p}" for p in _problems(b, player, "player", player_pages)]
     referee = _signed_in(b, *demo.REFEREE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
 from django.urls import reverse
@@ -35,6 +36,7 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
 
     page = client.get(reverse("scoring:ranking", args=[t.slug]))
     text = page.content.decode()
+    cells = re.sub(r"<td\b[^>]*>", "<td>", text)  # each row's values, without the cells' labels
     assert page.status_code == 200
     assert "example.org" not in text and "1981" not in text and "13/07" not in text
     assert "nick0" in text and "Lario Como" in text and "provisional" not in text
@@ -45,7 +47,7 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
         assert c["vt"] == float(rk.contribution(c["position"], 6, "OPN", 3))
         assert abs(c["vt"] - (1.2 if c["position"] == 1 else math.exp(-c["position"] / 20)) * 106 * 2) <= 0.05
         row = f"<td>{c['position']}</td><td>{c['name']}</td><td>Lario Como</td><td>{c['vt']}</td>"
-        assert row in text  # Italian decimal comma
+        assert row in cells  # Italian decimal comma
     for what in ("ranking-events", "ranking-games", "ranking-standings"):
         url = reverse("scoring:export", args=[t.slug, what, "csv"])
         assert url in text

@@ -85,6 +85,14 @@ def test_a_tournament_says_its_format_in_words(client: Client) -> None:
     assert "RTU · 1 partita" in text and "Spartac" in text
 
 
+def _behind_verify(html: str, proof: str, summary: str) -> bool:
+    """The proof is inside a closed <details> whose summary is the given "Verifica ..."."""
+    at = html.index(proof)
+    opened = html.rindex("<details", 0, at)
+    return "</details>" not in html[opened:at] and " open" not in html[opened:html.index(">", opened)] \
+        and summary in html[opened:at]
+
+
 def test_the_table_page_keeps_the_deal_proof_behind_a_verify_detail(client: Client) -> None:
     from tests.factories.scoring import make_table, players
 
@@ -93,10 +101,26 @@ def test_the_table_page_keeps_the_deal_proof_behind_a_verify_detail(client: Clie
     table.deal_seed = "abc123"
     table.save()
     html = client.get(f"/t/{t.slug}/games/1/tables/{table.number}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    proof = html.index("python -m engine deal")
-    opened = html.rindex("<details", 0, proof)
-    assert "</details>" not in html[opened:proof] and "Verifica la distribuzione" in html[opened:proof]
+    assert _behind_verify(html, "python -m engine deal", "Verifica la distribuzione")
     assert "motore delle regole del sistema dei tornei" in html
+
+
+def test_the_printed_sheet_and_the_cards_keep_their_proofs_behind_verify(client: Client) -> None:
+    """The table sheet's command line and the objective cards' SHA-256 fingerprint: kept, one
+    tap away."""
+    from tests.factories.scoring import make_table, players
+
+    t = TournamentFactory()
+    table = make_table(t, 1, players(t, 4))
+    table.deal_seed = "abc123"
+    table.save()
+    table.game.secret_commitment = "f" * 64
+    table.game.save()
+    sheet = client.get(f"/t/{t.slug}/games/1/tables/{table.number}/sheet/", HTTP_ACCEPT_LANGUAGE="it")
+    assert _behind_verify(sheet.content.decode(), "python -m engine deal", "Verifica la distribuzione")
+    cards = client.get(f"/t/{t.slug}/games/1/objective/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert _behind_verify(cards, "SHA-256", "Verifica le carte")
+    assert _behind_verify(cards, "f" * 64, "Verifica le carte")
 
 
 def test_a_concluded_evening_is_a_past_event_of_its_club(client: Client) -> None:
