@@ -50,11 +50,7 @@ def remaining(table: Table, now: dt.datetime | None = None) -> dt.timedelta | No
 
 def is_expired(table: Table, now: dt.datetime | None = None) -> bool:
     """Derived from the deadline: true once it has passed (and the clock is not paused)."""
-    if table.expired_marked_at is not None:
-        return True
-    if table.deadline is None or table.paused_at is not None:
-        return False
-    return _now(now) >= table.deadline
+    return table.time_expired(_now(now))
 
 
 def clock_state(table: Table, now: dt.datetime | None = None) -> dict[str, Any]:

@@ -7,6 +7,8 @@ scoring/ relies on Game, Table and Seat as below.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -100,6 +102,22 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} – {_('table')} {self.number}"
+
+    def time_expired(self, now: dt.datetime | None = None) -> bool:
+        """Whether the clock's time has run out (E-TIME), derived from the deadline: recorded, or
+        the deadline passed on a clock that is not paused. What ``tables.clocks`` decides by."""
+        if self.expired_marked_at is not None:
+            return True
+        if self.deadline is None or self.paused_at is not None:
+            return False
+        return (now or timezone.now()) >= self.deadline
+
+    @property
+    def shows_expired(self) -> bool:
+        """What a page says of the clock: expired once the deadline has passed, even before any
+        process has recorded it (a page rendered then must not say the clock is running); a closed
+        game's clock stays stopped instead."""
+        return self.expired_marked_at is not None or (not self.clock_stopped and self.time_expired())
 
     @property
     def clock_stopped(self) -> bool:

@@ -11,6 +11,7 @@ import html
 import re
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from tables import clocks
@@ -87,3 +88,19 @@ def test_a_refusal_at_the_table_names_its_rule_once(client) -> None:
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", refused)))
     assert "È il turno del posto 1, non del posto 3." in text
     assert text.count("T-ORDER") == 1, text
+
+
+def test_a_page_rendered_after_the_deadline_says_the_time_expired_before_anything_records_it(client) -> None:
+    """No worker has marked the expiry yet (a stopped worker, the embedded default between two
+    reads): a page rendered after the deadline must not say the clock is running."""
+    table = started(make_table())
+    g = table.game
+    public = f"/t/{g.tournament.slug}/games/{g.number}/tables/"
+    assert 'data-state="running"' in client.get(public).content.decode()
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - dt.timedelta(seconds=5))
+    cache.clear()  # a page rendered anew (without a worker: every 30 s, live.public's bucket)
+    for url in (public, f"{public}{table.number}/"):
+        page = client.get(url).content.decode()
+        assert 'data-state="running"' not in page and 'data-state="expired"' in page, url
+        assert "Tempo scaduto" in page, url
+    assert Table.objects.get(pk=table.pk).expired_marked_at is None  # nothing recorded it
