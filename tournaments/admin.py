@@ -9,6 +9,7 @@ from .models import (
     ClubRole,
     ClubToken,
     DistinctPlayers,
+    IdempotentWrite,
     Invitation,
     Player,
     PublishedTournament,
@@ -174,3 +175,19 @@ class SeasonAdmin(admin.ModelAdmin):
     list_display = ("name", "club", "year", "rule", "best_n", "preset")
     list_filter = ("club", "year", "rule")
     list_select_related = ("club",)
+
+
+@admin.register(IdempotentWrite)
+class IdempotentWriteAdmin(admin.ModelAdmin):
+    """Writes done once under a client's idempotency key, with the answer a retry gets
+    (tournaments/idempotency.py): to look at, never to edit (an edited answer would lie)."""
+
+    list_display = ("owner", "key", "status", "created_at")
+    search_fields = ("owner", "key")
+    readonly_fields = [f.name for f in IdempotentWrite._meta.fields]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False

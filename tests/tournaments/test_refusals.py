@@ -23,6 +23,7 @@ from config.refusals import RefusalMiddleware
 EXPECTED_STATUS = {
     Refusal.INVALID: 400, Refusal.UNAUTHORISED: 401, Refusal.FORBIDDEN: 403,
     Refusal.NOT_FOUND: 404, Refusal.CONFLICT: 409, Refusal.TOO_LARGE: 413,
+    Refusal.UNAVAILABLE: 503,  # the database takes no writes for now: retry
 }
 
 
