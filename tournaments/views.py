@@ -25,6 +25,7 @@ from . import audit_text, labels, selectors, services, spreadsheets
 from .access import find_link, holds, linked_player, replaced, use_access_link
 from .forms import (
     CsvImportForm,
+    InvitationForm,
     NationalIdForm,
     OrganizerRegistrationForm,
     RegistrationForm,
@@ -451,8 +452,6 @@ def checkin_count(request: HttpRequest, tournament: Tournament, game: int) -> Ht
 @require_http_methods(["GET", "POST"])
 @staff_required("organizer")
 def staff(request: HttpRequest, tournament: Tournament, invite_form: object = None) -> HttpResponse:
-    from .invitation_views import InvitationForm
-
     form = RoleForm(request.POST or None) if invite_form is None else RoleForm()
     status = 200
     if request.method == "POST":
