@@ -27,14 +27,27 @@ from django.utils.translation import gettext as _
 
 from config.engine_messages import ENDINGS, describe, record_problems
 from config.errors import DomainError
-from engine.board import Board, load_board
-from engine.endings import ENTERED, Ending, FinalBoard, FinalPlayer
-from engine.objectives import DECK_MAPS, Objective, default_deck, load_deck
-from engine.record import parse_record
-from engine.replay import Replay
-from engine.rulesets import RuleSet, get_ruleset
-from engine.scoring import SCORING_SYSTEMS, check_board, score_game
-from engine.violations import EngineError, Violation
+from engine import (
+    DECK_MAPS,
+    ENTERED,
+    SCORING_SYSTEMS,
+    Board,
+    Ending,
+    EngineError,
+    FinalBoard,
+    FinalPlayer,
+    Objective,
+    Replay,
+    RuleSet,
+    Violation,
+    check_board,
+    default_deck,
+    get_ruleset,
+    load_board,
+    load_deck,
+    parse_record,
+    score_game,
+)
 
 # the form field a violation belongs to, so a page can show it next to what was typed
 RULE_FIELD = {

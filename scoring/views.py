@@ -26,9 +26,7 @@ from config.edge import contains_nul, nul_message
 from config.engine_messages import ENDING_CHOICES
 from config.errors import DomainError
 from config.refusals import refuse, shown
-from engine.board import Board
-from engine.endings import Ending
-from engine.exact import decimal
+from engine import Board, Ending, decimal
 from tables import clocks
 from tables.models import Game, Table
 from tables.seating_text import priority_label

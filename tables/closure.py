@@ -21,8 +21,7 @@ from django.utils.translation import gettext as _
 from config.engine_messages import describe as engine_sentence
 from config.engine_messages import ending_in_sentence
 from config.errors import ConflictError, DomainError
-from engine.closure import ClosureState, NextAction
-from engine.violations import EngineError
+from engine import ClosureState, EngineError, NextAction
 from tournaments import audit
 
 from . import clocks

@@ -15,8 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.errors import DomainError
-from engine.closure import ClosureState
-from engine.violations import EngineError
+from engine import ClosureState, EngineError
 from tournaments import formats
 
 from .models import Table, TurnEvent

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from config.engine_messages import describe
 from config.errors import ConflictError, DomainError
-from engine.rng import SeededRng, derive_seed
+from engine import SeededRng, derive_seed
 from tables import hooks, selectors
 from tables.models import Colour, Game, Seat, Table
 from tables.seating import (
@@ -529,7 +529,7 @@ def secret_commitment(secret_seed: str) -> str:
 def objective_cards(seed: str, table_number: int, seats: int) -> list[str]:
     """Distinct RTU objective cards (O-RTU) for the seats of one table, from the game's secret
     seed (never the deal seed: that one is public)."""
-    from engine.objectives import default_deck
+    from engine import default_deck
 
     cards = list(default_deck("rtu"))
     SeededRng(derive_seed(seed, table_number), stream="objectives").shuffle(cards)
@@ -540,10 +540,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
     """Start a composed game: deal every table with the engine (D-DEAL, D-50; each table's seed
     stored), set colours, deal objective cards when the game asks (distinct at a table), and
     start each table's clock (E-TIME)."""
-    from engine.board import load_board
-    from engine.deal import deal
-    from engine.rulesets import get_ruleset
-    from engine.violations import EngineError
+    from engine import EngineError, deal, get_ruleset, load_board
 
     require_organizer(actor, game.tournament, TABLES_REFUSAL)
     base = (seed or "").strip() or secrets.token_hex(16)
