@@ -187,6 +187,14 @@ def test_knockout_plan_page(client, tournament):
 
 
 @pytest.mark.django_db
+def test_a_refused_knockout_plan_says_its_rule_once_in_the_badge(client, tournament):
+    page = client.get(f"/t/{tournament.slug}/knockout/", {"entrants": "many"}).content.decode()
+    error = re.search(r'<p class="error" role="alert">(.*?)</p>', page, re.S).group(1)
+    assert '<span class="badge err" data-rule="K-KO">K-KO</span>' in error
+    assert "[K-KO]" not in error
+
+
+@pytest.mark.django_db
 def test_unmet_priorities_read_in_the_pages_language(organizer):
     # 12 players in 2 clubs of 6 at 3 tables: same-club pairs cannot be avoided.
     t = make_tournament(organizer)
