@@ -195,7 +195,7 @@ def _allowed_sizes(game: Game) -> set[int]:
 
 
 def _size_problems(game: Game) -> list[str]:
-    """Tables that cannot start as they are (T-SIZE), in words."""
+    """Tables that cannot start as they are, in words (T-SIZE: the caller cites the rule once)."""
     allowed = _allowed_sizes(game)
     ghost_ok = (game.composition_options or {}).get("odd_count") == "ghost"
     out = []
@@ -207,7 +207,7 @@ def _size_problems(game: Game) -> list[str]:
             out.append(_("Table %(t)s has a ghost seat the organizer did not choose.")
                        % {"t": table.number})
         elif len(seats) not in allowed:
-            out.append(_("Table %(t)s has %(n)s players: tables have 4 or 5 (T-SIZE).")
+            out.append(_("Table %(t)s has %(n)s players: tables have 4 or 5.")
                        % {"t": table.number, "n": players})
     return out
 
@@ -422,7 +422,7 @@ def move_player(game: Game, player: int, table_number: int, *, actor: Any) -> Ch
         if source_after not in allowed or target_after not in allowed:
             raise DomainError(
                 _("Moving would leave table %(a)s with %(na)s seats and table %(b)s with "
-                  "%(nb)s: tables have 4 or 5 players (T-SIZE). Swap two players instead.")
+                  "%(nb)s: tables have 4 or 5 players. Swap two players instead.")
                 % {"a": source.number, "na": source_after, "b": target.number,
                    "nb": target_after},
                 field="table", rule="T-SIZE",
