@@ -27,9 +27,9 @@ ALLOWED = {
     "scoring/workbook/importer.py:_store": "moving with the workbook into its feature folder",
     # moving with publishing into its feature folder (issue 24), for the same reason
     "tournaments/publishing.py:receive": "moving with publishing into its feature folder",
-    # the incremental standings are being changed for correctness at the same time; they are
-    # split once that change has landed, so the two do not collide
-    "scoring/selectors.py:_incremental": "its logic is being changed elsewhere at the same time",
+    # the incremental standings' logic is being changed by other work at the same time; split
+    # once that change has landed, so the two edits do not collide
+    "scoring/selectors.py:_incremental": "its logic is being changed by other work at the same time",
 }
 
 
