@@ -15,9 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from engine.endings import ENTERED, Ending
-from engine.record import ParseResult
-from engine.violations import EngineError, Violation
+from engine import ENTERED, Ending, EngineError, ParseResult, Violation
 
 MESSAGES: Mapping[str, Any] = {
     # a rule set and its overrides (engine.rulesets: FORMAT, T-SIZE)

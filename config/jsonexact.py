@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 
-from engine.exact import ExactEncoderMixin
+from engine import ExactEncoderMixin
 
 
 class ExactModelJSONEncoder(ExactEncoderMixin, DjangoJSONEncoder):

@@ -15,7 +15,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.utils import encoders
 
-from engine.exact import ExactEncoderMixin
+from engine import ExactEncoderMixin
 
 
 class ExactJSONEncoder(ExactEncoderMixin, encoders.JSONEncoder):

@@ -10,12 +10,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import exact
 from engine.violations import EngineError
+
+if TYPE_CHECKING:  # the command line loads what a command needs when it runs
+    from engine.board import Board
+    from engine.endings import FinalPlayer
 
 OK, VIOLATIONS, UNUSABLE = 0, 1, 2
 
@@ -143,7 +147,7 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> _Pairs:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from engine.board import load_board
-    from engine.endings import BOARD_ENDINGS, Ending, FinalBoard, FinalPlayer
+    from engine.endings import BOARD_ENDINGS, Ending, FinalBoard
     from engine.objectives import deck_for, load_deck
     from engine.rulesets import get_ruleset
     from engine.scoring import check_board, score_game
@@ -166,22 +170,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         bad_ending.append((err.rule, err.message))
         ended_by = Ending.INCOMPLETE  # checked like any ending but the objective
     try:
-        players = [
-            FinalPlayer(int(p["seat"]), str(p.get("objective") or ""), _order(p.get("eliminated")))
-            for p in data["players"]
-        ]
-        owners: dict[str, int] = {}
-        spelled: dict[str, str] = {}
-        raw_owners = data["owners"]
-        for name, seat in getattr(raw_owners, "pairs", None) or list(raw_owners.items()):
-            territory = _name(board, name)
-            if territory in spelled:  # B-MAP: one territory, one owner
-                problems.append(("B-MAP", f"{territory} is owned twice ({spelled[territory]!r} and {name!r})"))
-            spelled[territory] = name
-            owners[territory] = _int(seat, f"owner of {name}")
-        armies = {_name(board, t): _int(a, f"armies on {t}") for t, a in data["armies"].items()}
+        players, owners, armies, twice = _final_positions(board, data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return _fail(f"the board needs players, owners and armies: {exc}")
+    problems += twice
     objectives = dict(deck_for(rs.objectives, board))
     extra = data.get("objectives") or {}
     if extra:
@@ -196,15 +188,44 @@ def cmd_score(args: argparse.Namespace) -> int:
     if problems:
         return _report(args.json, problems)
     scores = score_game(board, rs, final, objectives, system=args.scoring or rs.default_scoring)
-    rows = [_score_row(s) for s in scores]
-    if args.json:
-        print(_dump({"scores": rows}))
-    else:
-        for r in sorted(rows, key=lambda r: (r["place"], r["seat"])):
-            tie = f" (tie-break: {r['tiebreak']})" if r.get("tiebreak") else ""
-            print(f"place {r['place']}: seat {r['seat']} score {r['game_score']} extra {r['extra_objective']} "
-                  f"armies {r['armies']} points {r['tournament_points']}{tie}")
+    _print_scores([_score_row(s) for s in scores], as_json=args.json)
     return OK
+
+
+def _final_positions(
+    board: Board, data: Mapping[str, Any],
+) -> tuple[list[FinalPlayer], dict[str, int], dict[str, int], list[tuple[str, str]]]:
+    """The players, owners and armies of a final board read from its JSON object, and every
+    territory it gives two owners (B-MAP: one territory, one owner). Raises KeyError, TypeError,
+    ValueError or AttributeError on a missing or malformed part."""
+    from engine.endings import FinalPlayer
+
+    players = [
+        FinalPlayer(int(p["seat"]), str(p.get("objective") or ""), _order(p.get("eliminated")))
+        for p in data["players"]
+    ]
+    owners: dict[str, int] = {}
+    spelled: dict[str, str] = {}
+    twice: list[tuple[str, str]] = []
+    raw_owners = data["owners"]
+    for name, seat in getattr(raw_owners, "pairs", None) or list(raw_owners.items()):
+        territory = _name(board, name)
+        if territory in spelled:
+            twice.append(("B-MAP", f"{territory} is owned twice ({spelled[territory]!r} and {name!r})"))
+        spelled[territory] = name
+        owners[territory] = _int(seat, f"owner of {name}")
+    armies = {_name(board, t): _int(a, f"armies on {t}") for t, a in data["armies"].items()}
+    return players, owners, armies, twice
+
+
+def _print_scores(rows: list[dict[str, Any]], *, as_json: bool) -> None:
+    if as_json:
+        print(_dump({"scores": rows}))
+        return
+    for r in sorted(rows, key=lambda r: (r["place"], r["seat"])):
+        tie = f" (tie-break: {r['tiebreak']})" if r.get("tiebreak") else ""
+        print(f"place {r['place']}: seat {r['seat']} score {r['game_score']} extra {r['extra_objective']} "
+              f"armies {r['armies']} points {r['tournament_points']}{tie}")
 
 
 def _int(value: Any, what: str) -> int:

@@ -16,7 +16,7 @@ bonuses of the places they cover.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -247,106 +247,146 @@ def _holds(
     return objective_held(objectives[p.objective], owners, seat, armies=armies, board=board)
 
 
+def _bad(rule: str, message: str, code: str = "", **params: Any) -> Violation:
+    """A reason the final board is impossible: the board as a whole (no event)."""
+    return Violation(None, rule, message, code, params)
+
+
+def _ending_and_seats(final: FinalBoard) -> Iterator[Violation]:
+    """The ending is one a board can show; seats listed once; elimination orders 1..n."""
+    players, ended_by = final.players, final.ended_by
+    if ended_by not in BOARD_ENDINGS:
+        try:
+            Ending.parse(ended_by.value, BOARD_ENDINGS)
+        except EngineError as err:
+            yield _bad(err.rule, err.message, err.code, **err.params)
+    seats = [p.seat for p in players]
+    if len(set(seats)) != len(seats) or not players:
+        yield _bad("FORMAT", f"seats must be listed once each, got {seats}", "board.seats_twice",
+                   seats=", ".join(map(str, seats)))
+    orders = [p.eliminated for p in players if p.eliminated is not None]
+    if sorted(orders) != list(range(1, len(orders) + 1)):
+        yield _bad("FORMAT", f"elimination orders must be 1..{len(orders)}, got {sorted(orders)}",
+                   "board.elimination_orders", n=len(orders), orders=", ".join(map(str, sorted(orders))))
+
+
+def _ownership(board: Board, final: FinalBoard) -> Iterator[Violation]:
+    """B-MAP: every territory of the map owned exactly once, by a seat at the table."""
+    seats = [p.seat for p in final.players]
+    seen: dict[str, str] = {}
+    for name, seat in final.owners.items():
+        canonical = board.canonical(name)
+        if canonical is None:
+            yield _bad("FORMAT", f"unknown territory {name!r} on map {board.id!r}", "board.unknown_territory",
+                       territory=name, map=board.id)
+            continue
+        if canonical in seen:
+            yield _bad("B-MAP", f"{canonical} is owned twice ({seen[canonical]!r} and {name!r})",
+                       "board.owned_twice", territory=canonical)
+        seen[canonical] = name
+        if seat not in seats:
+            yield _bad("FORMAT", f"{canonical} is owned by seat {seat!r}, which is not at the table",
+                       "board.owner_not_seated", territory=canonical, seat=seat)
+    missing = [t for t in board.names if t not in seen]
+    if missing:
+        yield _bad("B-MAP", f"{len(missing)} territories have no owner: {', '.join(missing)}", "board.unowned",
+                   n=len(missing), territories=", ".join(missing))
+
+
+def _armies(rs: RuleSet, final: FinalBoard) -> Iterator[Violation]:
+    """A-OCCUPY: at least one army on every owned territory, none elsewhere; D-CAP per seat."""
+    owners, armies = final.owners, final.armies
+    per_seat = dict.fromkeys((p.seat for p in final.players), 0)
+    for name, seat in owners.items():
+        count = armies.get(name)
+        if count is None:
+            yield _bad("FORMAT", f"no armies given for {name}", "board.no_armies", territory=name)
+        elif isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            yield _bad("A-OCCUPY", f"{name} holds {count!r} armies; every territory holds at least 1",
+                       "board.empty_territory", territory=name, armies=count)
+        elif seat in per_seat:
+            per_seat[seat] += count
+    for name in armies:
+        if name not in owners:
+            yield _bad("FORMAT", f"armies given for {name!r}, which has no owner", "board.armies_without_owner",
+                       territory=name)
+    if rs.army_cap is not None:
+        for seat, total in per_seat.items():
+            if total > rs.army_cap:
+                yield _bad("D-CAP", f"seat {seat} has {total} armies on the board (at most {rs.army_cap})",
+                           "board.army_cap", seat=seat, n=total, cap=rs.army_cap)
+
+
+def _eliminations_and_cards(final: FinalBoard, objectives: Mapping[str, Objective]) -> Iterator[Violation]:
+    """A-ELIM: a seat owns nothing exactly when it is eliminated; O-RTU: each survivor has a known card."""
+    owners = final.owners
+    for p in final.players:
+        if p.eliminated is not None:
+            kept = sum(1 for s in owners.values() if s == p.seat)
+            if kept:
+                yield _bad("A-ELIM", f"seat {p.seat} is eliminated but owns {kept} territories",
+                           "board.eliminated_owns", seat=p.seat, n=kept)
+        elif p.seat not in owners.values() and owners:
+            yield _bad("A-ELIM", f"seat {p.seat} owns nothing but is not marked eliminated", "board.owns_nothing",
+                       seat=p.seat)
+        if not p.objective:  # None or "" (a record without a card)
+            if p.eliminated is None:
+                yield _bad("O-RTU", f"seat {p.seat} has no objective card", "board.no_card", seat=p.seat)
+        elif p.objective not in objectives:
+            yield _bad("O-RTU", f"seat {p.seat}: unknown objective card {p.objective!r}", "board.unknown_card",
+                       seat=p.seat, card=p.objective)
+
+
+def _objective_holders(board: Board, final: FinalBoard, objectives: Mapping[str, Objective],
+                       owners_c: Mapping[str, int]) -> Iterator[Violation]:
+    """O-RTU: a game ended by objective has exactly one holder of its whole card; any other
+    ending has none holding a territories card (the game would have ended then)."""
+    players, ended_by = final.players, final.ended_by
+    alive = {p.seat for p in players if p.eliminated is None}
+    holders = [s for s in sorted(alive) if _holds(board, players, objectives, owners_c, final.armies, s)]
+    if ended_by is Ending.OBJECTIVE and len(holders) != 1:
+        if not holders:
+            yield _bad("O-RTU", "the game ended by objective but no seat holds its whole card",
+                       "board.no_objective_holder")
+        else:
+            yield _bad("O-RTU", f"seats {holders} all hold their whole card", "board.many_objective_holders",
+                       seats=", ".join(map(str, holders)))
+    if ended_by is not Ending.OBJECTIVE:
+        for s in holders:
+            obj = objectives[next(p.objective for p in players if p.seat == s) or ""]
+            if obj.kind == "territories":
+                yield _bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by "
+                           "objective", "board.should_have_ended", seat=s, card=obj.id)
+
+
+def _points_total(board: Board, rs: RuleSet, final: FinalBoard, objectives: Mapping[str, Objective],
+                  owners_c: Mapping[str, int]) -> Iterator[Violation]:
+    """The scoresheet's "Totale Punti" (S-PLACE): every point on the map belongs to exactly one seat."""
+    facts = _facts(board, rs, final, objectives, owners_c, final.armies)
+    total = sum(facts.objective_points[p.seat] + facts.extra(p.seat) for p in final.players)
+    if total != board.total_value:
+        yield _bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}",
+                   "board.points_total", total=total, expected=board.total_value)
+
+
 def check_board(
     board: Board,
     rs: RuleSet,
     final: FinalBoard,
     objectives: Mapping[str, Objective],
 ) -> list[Violation]:
-    """Every reason a final board is impossible, each with its rule id (event None)."""
-    out: list[Violation] = []
-    players, owners, armies, ended_by = final.players, final.owners, final.armies, final.ended_by
-
-    def bad(rule: str, message: str, code: str = "", **params: Any) -> None:
-        out.append(Violation(None, rule, message, code, params))
-
-    if ended_by not in BOARD_ENDINGS:
-        try:
-            Ending.parse(ended_by.value, BOARD_ENDINGS)
-        except EngineError as err:
-            bad(err.rule, err.message, err.code, **err.params)
-    seats = [p.seat for p in players]
-    if len(set(seats)) != len(seats) or not players:
-        bad("FORMAT", f"seats must be listed once each, got {seats}", "board.seats_twice",
-            seats=", ".join(map(str, seats)))
-    orders = [p.eliminated for p in players if p.eliminated is not None]
-    if sorted(orders) != list(range(1, len(orders) + 1)):
-        bad("FORMAT", f"elimination orders must be 1..{len(orders)}, got {sorted(orders)}", "board.elimination_orders",
-            n=len(orders), orders=", ".join(map(str, sorted(orders))))
-    seen: dict[str, str] = {}
-    for name, seat in owners.items():
-        canonical = board.canonical(name)
-        if canonical is None:
-            bad("FORMAT", f"unknown territory {name!r} on map {board.id!r}", "board.unknown_territory",
-                territory=name, map=board.id)
-            continue
-        if canonical in seen:
-            bad("B-MAP", f"{canonical} is owned twice ({seen[canonical]!r} and {name!r})", "board.owned_twice",
-                territory=canonical)
-        seen[canonical] = name
-        if seat not in seats:
-            bad("FORMAT", f"{canonical} is owned by seat {seat!r}, which is not at the table",
-                "board.owner_not_seated", territory=canonical, seat=seat)
-    missing = [t for t in board.names if t not in seen]
-    if missing:
-        bad("B-MAP", f"{len(missing)} territories have no owner: {', '.join(missing)}", "board.unowned",
-            n=len(missing), territories=", ".join(missing))
-    per_seat = dict.fromkeys(seats, 0)
-    for name, seat in owners.items():
-        count = armies.get(name)
-        if count is None:
-            bad("FORMAT", f"no armies given for {name}", "board.no_armies", territory=name)
-        elif isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            bad("A-OCCUPY", f"{name} holds {count!r} armies; every territory holds at least 1", "board.empty_territory",
-                territory=name, armies=count)
-        elif seat in per_seat:
-            per_seat[seat] += count
-    for name in armies:
-        if name not in owners:
-            bad("FORMAT", f"armies given for {name!r}, which has no owner", "board.armies_without_owner",
-                territory=name)
-    if rs.army_cap is not None:
-        for seat, total in per_seat.items():
-            if total > rs.army_cap:
-                bad("D-CAP", f"seat {seat} has {total} armies on the board (at most {rs.army_cap})", "board.army_cap",
-                    seat=seat, n=total, cap=rs.army_cap)
-    alive = {p.seat for p in players if p.eliminated is None}
-    for p in players:
-        if p.eliminated is not None:
-            kept = sum(1 for s in owners.values() if s == p.seat)
-            if kept:
-                bad("A-ELIM", f"seat {p.seat} is eliminated but owns {kept} territories", "board.eliminated_owns",
-                    seat=p.seat, n=kept)
-        elif p.seat not in owners.values() and owners:
-            bad("A-ELIM", f"seat {p.seat} owns nothing but is not marked eliminated", "board.owns_nothing",
-                seat=p.seat)
-        if not p.objective:  # None or "" (a record without a card)
-            if p.eliminated is None:
-                bad("O-RTU", f"seat {p.seat} has no objective card", "board.no_card", seat=p.seat)
-        elif p.objective not in objectives:
-            bad("O-RTU", f"seat {p.seat}: unknown objective card {p.objective!r}", "board.unknown_card",
-                seat=p.seat, card=p.objective)
-    owners_c = {board.canonical(t) or t: s for t, s in owners.items()}
-    holders = [s for s in sorted(alive) if _holds(board, players, objectives, owners_c, armies, s)]
-    if ended_by is Ending.OBJECTIVE and len(holders) != 1:
-        if not holders:
-            bad("O-RTU", "the game ended by objective but no seat holds its whole card", "board.no_objective_holder")
-        else:
-            bad("O-RTU", f"seats {holders} all hold their whole card", "board.many_objective_holders",
-                seats=", ".join(map(str, holders)))
-    if ended_by is not Ending.OBJECTIVE:
-        for s in holders:
-            obj = objectives[next(p.objective for p in players if p.seat == s) or ""]
-            if obj.kind == "territories":
-                bad("O-RTU", f"seat {s} holds its whole card {obj.id}: the game should have ended by objective",
-                    "board.should_have_ended", seat=s, card=obj.id)
-    # the scoresheet's "Totale Punti": every point on the map belongs to exactly one seat
-    facts = _facts(board, rs, final, objectives, owners_c, armies)
-    total = sum(facts.objective_points[s] + facts.extra(s) for s in seats)
-    if total != board.total_value:
-        bad("S-PLACE", f"objective + extra-objective points add up to {total}, not {board.total_value}",
-            "board.points_total", total=total, expected=board.total_value)
-    return out
+    """Every reason a final board is impossible, each with its rule id (event None), in the
+    order a referee reads the sheet: ending and seats, territories, armies, eliminations and
+    cards, the objective, the points total."""
+    owners_c = {board.canonical(t) or t: s for t, s in final.owners.items()}
+    return [
+        *_ending_and_seats(final),
+        *_ownership(board, final),
+        *_armies(rs, final),
+        *_eliminations_and_cards(final, objectives),
+        *_objective_holders(board, final, objectives, owners_c),
+        *_points_total(board, rs, final, objectives, owners_c),
+    ]
 
 
 # ------------------------------------------------------------------ ranking
@@ -358,6 +398,64 @@ def _tiebreak_key(f: Facts, seat: int, name: str) -> int:
     if name == "later_seat":
         return seat
     raise ValueError(name)
+
+
+def _system(system: str, club_changes: Mapping[str, Any] | None) -> tuple[ScoringSystem, club_formats.ClubFormat | None]:
+    """The scoring system named ``system`` and its club format with the club's changes, if any."""
+    scoring = SCORING_SYSTEMS.get(system)
+    if scoring is None:
+        raise EngineError("FORMAT", f"unknown scoring system {system!r} (known: {', '.join(SCORING_SYSTEMS)})")
+    club = scoring.club
+    if club is not None and club_changes:
+        try:
+            club = club.with_changes(club_changes)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise EngineError("FORMAT", f"{system}: {exc}") from None
+    return scoring, club
+
+
+def _place_groups(
+    f: Facts,
+    score: Mapping[int, Decimal],
+    survivors: Sequence[int],
+    eliminated: Sequence[FinalPlayer],
+    breaks: Sequence[str],
+    shared: bool,
+) -> list[list[int]]:
+    """S-PLACE: the seats in place order (the objective's holder, then survivors by game score
+    and ``breaks``, then the eliminated, the later first); seats still tied after every
+    tie-break share a group when places are ``shared``, else each has its own."""
+
+    def key(seat: int) -> tuple[Number, ...]:
+        return (1 if seat == f.winner else 0, score[seat], *(_tiebreak_key(f, seat, b) for b in breaks))
+
+    order = sorted(survivors, key=key, reverse=True) + [p.seat for p in eliminated]
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and seat in survivors and groups[-1][0] in survivors and shared and key(seat) == key(groups[-1][0]):
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
+
+
+def _club_points(
+    club: club_formats.ClubFormat,
+    groups: Sequence[Sequence[int]],
+    score: Mapping[int, Decimal],
+    survivors: Sequence[int],
+) -> dict[int, Decimal]:
+    """A club format's "Punti Torneo" of every seat, from its game score and place."""
+    placed: list[club_formats.Seat] = []
+    at = 1
+    for group in groups:
+        for seat in group:
+            placed.append(club_formats.Seat(seat, score[seat], at, len(group), seat not in survivors))
+        at += len(group)
+    try:
+        return club_formats.tournament_points(club, placed)
+    except ValueError as exc:
+        raise EngineError("T-SIZE", str(exc)) from None
 
 
 def score_game(
@@ -372,15 +470,7 @@ def score_game(
 ) -> list[SeatScore]:
     """Scores of every seat, in seat order. Check the board first with :func:`check_board`.
     ``club_changes`` changes numbers of a club format (e.g. ``{"win_bonus": 40}``)."""
-    scoring = SCORING_SYSTEMS.get(system)
-    if scoring is None:
-        raise EngineError("FORMAT", f"unknown scoring system {system!r} (known: {', '.join(SCORING_SYSTEMS)})")
-    club = scoring.club
-    if club is not None and club_changes:
-        try:
-            club = club.with_changes(club_changes)
-        except (ValueError, TypeError, IndexError) as exc:
-            raise EngineError("FORMAT", f"{system}: {exc}") from None
+    scoring, club = _system(system, club_changes)
     players = final.players
     owners_c = {board.canonical(t) or t: s for t, s in final.owners.items()}
     armies_c = {board.canonical(t) or t: a for t, a in final.armies.items()}
@@ -388,35 +478,12 @@ def score_game(
     score = {p.seat: decimal(scoring.game_score(f, p.seat)) for p in players}
     # S-TA ties that survive its tie-breaks are settled by an extra round the engine cannot play
     shared = rs.shared_places or "later_seat" not in scoring.tiebreaks
-
     survivors = [p.seat for p in players if p.eliminated is None]
     eliminated = sorted((p for p in players if p.eliminated is not None), key=lambda p: -(p.eliminated or 0))
     breaks = () if rs.shared_places else scoring.tiebreaks
-
-    def key(seat: int) -> tuple[Number, ...]:
-        return (1 if seat == f.winner else 0, score[seat], *(_tiebreak_key(f, seat, b) for b in breaks))
-
-    order = sorted(survivors, key=key, reverse=True) + [p.seat for p in eliminated]
-    # group seats that remain tied after all tie-breaks (only possible when places are shared)
-    groups: list[list[int]] = []
-    for seat in order:
-        if groups and seat in survivors and groups[-1][0] in survivors and shared and key(seat) == key(groups[-1][0]):
-            groups[-1].append(seat)
-        else:
-            groups.append([seat])
+    groups = _place_groups(f, score, survivors, eliminated, breaks, shared)
     bonuses = scoring.place_bonus(f)
-    club_points: dict[int, Decimal] = {}
-    if club is not None:
-        placed: list[club_formats.Seat] = []
-        at = 1
-        for group in groups:
-            for seat in group:
-                placed.append(club_formats.Seat(seat, score[seat], at, len(group), seat not in survivors))
-            at += len(group)
-        try:
-            club_points = club_formats.tournament_points(club, placed)
-        except ValueError as exc:
-            raise EngineError("T-SIZE", str(exc)) from None
+    club_points = _club_points(club, groups, score, survivors) if club is not None else {}
     result: dict[int, SeatScore] = {}
     position = 1
     for group in groups:

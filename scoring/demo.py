@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.simulate import simulate
+from engine import simulate
 from tables.models import Game
 from tournaments.models import Tournament, TournamentRole
 

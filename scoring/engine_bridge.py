@@ -27,14 +27,27 @@ from django.utils.translation import gettext as _
 
 from config.engine_messages import ENDINGS, describe, record_problems
 from config.errors import DomainError
-from engine.board import Board, load_board
-from engine.endings import ENTERED, Ending, FinalBoard, FinalPlayer
-from engine.objectives import DECK_MAPS, Objective, default_deck, load_deck
-from engine.record import parse_record
-from engine.replay import Replay
-from engine.rulesets import RuleSet, get_ruleset
-from engine.scoring import SCORING_SYSTEMS, check_board, score_game
-from engine.violations import EngineError, Violation
+from engine import (
+    DECK_MAPS,
+    ENTERED,
+    SCORING_SYSTEMS,
+    Board,
+    Ending,
+    EngineError,
+    FinalBoard,
+    FinalPlayer,
+    Objective,
+    Replay,
+    RuleSet,
+    Violation,
+    check_board,
+    default_deck,
+    get_ruleset,
+    load_board,
+    load_deck,
+    parse_record,
+    score_game,
+)
 
 # the form field a violation belongs to, so a page can show it next to what was typed
 RULE_FIELD = {
@@ -293,40 +306,51 @@ def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any]
     raw = list(data.get("players") or [])
     _check_players(ctx, seats, raw)
     names = {s.seat: s.name for s in seats}
+    rows = sorted((_short_row(ctx, p, names) for p in raw), key=lambda r: r["seat"])
+    _check_short_table(ctx, ended, rows, names)
+    final, objectives = _short_final_board(ctx, ended, rows)
+    return _scores(ctx, seats, final, objectives)
+
+
+def _short_row(ctx: Context, p: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, int]:
+    """One seat of the short form, read and checked on its own (A-ELIM, A-OCCUPY, D-CAP, O-RTU)."""
     card_value = ctx.rs.objective_total
     cap = ctx.rs.army_cap
-    rows: list[dict[str, int]] = []
-    for p in raw:
-        seat = int(p["seat"])
-        who = f"{seat} ({names.get(seat, '')})"
-        row = {
-            "seat": seat,
-            "objective_points": _int(p, "objective_points", f"objective_points_{seat}"),
-            "extra_points": _int(p, "extra_points", f"extra_points_{seat}"),
-            "armies": _int(p, "armies", f"armies_{seat}"),
-            "eliminated": _elim(p.get("eliminated")) or 0,
-            "risiko": 1 if p.get("risiko") else 0,
-        }
-        if row["eliminated"]:
-            if row["objective_points"] or row["extra_points"] or row["armies"] or row["risiko"]:
-                raise DomainError(_("Seat %(seat)s is eliminated: no points and no armies.") % {"seat": who},
-                                  field=f"armies_{seat}", rule="A-ELIM")
-        else:
-            if row["objective_points"] + row["extra_points"] == 0:
-                raise DomainError(_("Seat %(seat)s holds no territory but is not marked eliminated.") % {"seat": who},
-                                  field=f"eliminated_{seat}", rule="A-ELIM")
-            if row["armies"] < 1:
-                raise DomainError(_("Seat %(seat)s: every territory holds at least 1 army.") % {"seat": who},
-                                  field=f"armies_{seat}", rule="A-OCCUPY")
-            if cap is not None and row["armies"] > cap:
-                raise DomainError(_("Seat %(seat)s has %(n)s armies on the board (at most %(cap)s).")
-                                  % {"seat": who, "n": row["armies"], "cap": cap}, field=f"armies_{seat}", rule="D-CAP")
-        if row["objective_points"] > card_value:
-            raise DomainError(_("Seat %(seat)s: an objective card is worth %(max)s points at most.")
-                              % {"seat": who, "max": card_value}, field=f"objective_points_{seat}", rule="O-RTU")
-        _check_risiko(row, who, card_value)
-        rows.append(row)
-    rows.sort(key=lambda r: r["seat"])
+    seat = int(p["seat"])
+    who = f"{seat} ({names.get(seat, '')})"
+    row = {
+        "seat": seat,
+        "objective_points": _int(p, "objective_points", f"objective_points_{seat}"),
+        "extra_points": _int(p, "extra_points", f"extra_points_{seat}"),
+        "armies": _int(p, "armies", f"armies_{seat}"),
+        "eliminated": _elim(p.get("eliminated")) or 0,
+        "risiko": 1 if p.get("risiko") else 0,
+    }
+    if row["eliminated"]:
+        if row["objective_points"] or row["extra_points"] or row["armies"] or row["risiko"]:
+            raise DomainError(_("Seat %(seat)s is eliminated: no points and no armies.") % {"seat": who},
+                              field=f"armies_{seat}", rule="A-ELIM")
+    else:
+        if row["objective_points"] + row["extra_points"] == 0:
+            raise DomainError(_("Seat %(seat)s holds no territory but is not marked eliminated.") % {"seat": who},
+                              field=f"eliminated_{seat}", rule="A-ELIM")
+        if row["armies"] < 1:
+            raise DomainError(_("Seat %(seat)s: every territory holds at least 1 army.") % {"seat": who},
+                              field=f"armies_{seat}", rule="A-OCCUPY")
+        if cap is not None and row["armies"] > cap:
+            raise DomainError(_("Seat %(seat)s has %(n)s armies on the board (at most %(cap)s).")
+                              % {"seat": who, "n": row["armies"], "cap": cap}, field=f"armies_{seat}", rule="D-CAP")
+    if row["objective_points"] > card_value:
+        raise DomainError(_("Seat %(seat)s: an objective card is worth %(max)s points at most.")
+                          % {"seat": who, "max": card_value}, field=f"objective_points_{seat}", rule="O-RTU")
+    _check_risiko(row, who, card_value)
+    return row
+
+
+def _check_short_table(ctx: Context, ended: Ending, rows: Sequence[Mapping[str, int]],
+                       names: Mapping[int, str]) -> None:
+    """The seats of the short form together: the winner, the elimination orders (A-ELIM), and
+    every point of the map given to exactly one seat (S-PLACE)."""
     _check_winner(ended, [r for r in rows if r["risiko"]], names)
     orders = sorted(r["eliminated"] for r in rows if r["eliminated"])
     if orders != list(range(1, len(orders) + 1)):
@@ -336,6 +360,12 @@ def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any]
     if total != ctx.board.total_value:
         raise DomainError(_("Objective and extra-objective points add up to %(total)s, not %(expected)s.")
                           % {"total": total, "expected": ctx.board.total_value}, field="players", rule="S-PLACE")
+
+
+def _short_final_board(ctx: Context, ended: Ending, rows: Sequence[Mapping[str, int]],
+                       ) -> tuple[FinalBoard, dict[str, Objective]]:
+    """A final board of the map that gives every seat its points, with a card per seat that
+    the seat holds wholly exactly when it made RisiKo!, so the engine scores it as entered."""
     built = short_board(ctx.board, rows)
     if built is None:
         raise DomainError(_("No board of this map gives these points; check the points of each player."),
@@ -352,7 +382,7 @@ def score_short(ctx: Context, seats: Sequence[SeatInfo], data: Mapping[str, Any]
             territories.add(foreign)  # a card not wholly held: the player did not make RisiKo!
         objectives[card_id] = Objective(card_id, card_id, frozenset(territories))
         players.append(FinalPlayer(r["seat"], card_id, r["eliminated"] or None))
-    return _scores(ctx, seats, FinalBoard(ended, tuple(players), owners, armies), objectives)
+    return FinalBoard(ended, tuple(players), owners, armies), objectives
 
 
 # ------------------------------------------------------------------ recorded game

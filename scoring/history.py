@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from engine.exact import decimal
+from engine import decimal
 from tables.models import Seat
 from tournaments.models import Player, Tournament, normalise_name
 

@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine.exact import decimal
+from engine import decimal
 from tournaments import labels
 from tournaments.models import Season, Tournament
 

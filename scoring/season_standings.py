@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from engine.exact import number
+from engine import number
 
 from . import standings as st
 from .ranking import rules_for

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
-from engine.endings import Ending
+from engine import Ending
 from tables.models import Table
 from tournaments import audit
 from tournaments.models import Player, Tournament

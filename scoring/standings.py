@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from engine.exact import Number, decimal, number
+from engine import Number, decimal, number
 from tournaments.names import sort_key
 
 ZERO = Decimal(0)

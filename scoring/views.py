@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -27,8 +28,7 @@ from config.edge import contains_nul, nul_message
 from config.engine_messages import ENDING_CHOICES
 from config.errors import DomainError
 from config.refusals import refuse, shown
-from engine.endings import Ending
-from engine.exact import decimal
+from engine import Board, Ending, decimal
 from tables import clocks
 from tables.models import Game, Table
 from tables.seating_text import priority_label
@@ -279,6 +279,35 @@ def _clean_ints(data: dict[str, Any]) -> dict[str, Any]:
             "armies": {k: num(v) for k, v in data["armies"].items()}}
 
 
+def _posted_record(request: HttpRequest) -> tuple[dict[str, Any], DomainError | None]:
+    """The recorded game a referee uploaded or pasted, and the refusal to show if it is not one."""
+    upload = request.FILES.get("record")
+    data: dict[str, Any] = {"record": None}
+    try:
+        if upload is not None:
+            spreadsheets.check_upload_size(upload.size)  # before reading it
+        raw = upload.read() if upload else request.POST.get("record_text", "")
+        data["record"] = json.loads(raw or "null")
+        if contains_nul(data["record"]) is not None:  # PostgreSQL cannot store it
+            raise DomainError(nul_message(), field="record", rule="FORMAT")
+    except DomainError as exc:
+        return data, DomainError(exc.message, field="record", rule=exc.rule)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
+        return data, DomainError(_("The uploaded file is not a JSON record."), field="record", rule="FORMAT")
+    return data, None
+
+
+def _continents(board: Board, typed: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The board's territories by continent, each with the owner and armies typed so far."""
+    owners = {str(k): str(v) for k, v in (typed.get("owners") or {}).items()}
+    armies = {str(k): str(v) for k, v in (typed.get("armies") or {}).items()}
+    index = {name: i for i, name in enumerate(board.names)}
+    return [{"name": c.name, "territories": [
+        {"i": index[t], "name": t, "value": board.territories[t].value,
+         "owner": owners.get(t, ""), "armies": armies.get(t, "")} for t in c.territories]}
+        for c in board.continents.values()]
+
+
 @staff_required("referee")
 def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
     table = _table(tournament, pk)
@@ -297,19 +326,7 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
             version = -1
         ended_by = request.POST.get("ended_by", "")
         if kind == "record":
-            upload = request.FILES.get("record")
-            data: dict[str, Any] = {"record": None}
-            try:
-                if upload is not None:
-                    spreadsheets.check_upload_size(upload.size)  # before reading it
-                raw = upload.read() if upload else request.POST.get("record_text", "")
-                data["record"] = json.loads(raw or "null")
-                if contains_nul(data["record"]) is not None:  # PostgreSQL cannot store it
-                    raise DomainError(nul_message(), field="record", rule="FORMAT")
-            except DomainError as exc:
-                error = DomainError(exc.message, field="record", rule=exc.rule)
-            except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
-                error = DomainError(_("The uploaded file is not a JSON record."), field="record", rule="FORMAT")
+            data, error = _posted_record(request)
             typed: dict[str, Any] = {"kind": kind}
         else:
             data = _post_to_data(request.POST, board, seats, kind)
@@ -336,20 +353,12 @@ def enter_result(request: HttpRequest, tournament: Tournament, pk: int) -> HttpR
         status_code = 200
     by_seat = {int(p["seat"]): p for p in typed.get("players", []) if str(p.get("seat", "")).isdigit()}
     seat_rows = [{"seat": s, "typed": by_seat.get(s.number, {})} for s in seats]
-    owners = {str(k): str(v) for k, v in (typed.get("owners") or {}).items()}
-    armies = {str(k): str(v) for k, v in (typed.get("armies") or {}).items()}
-    continents = []
-    index = {name: i for i, name in enumerate(board.names)}
-    for c in board.continents.values():
-        continents.append({"name": c.name, "territories": [
-            {"i": index[t], "name": t, "value": board.territories[t].value,
-             "owner": owners.get(t, ""), "armies": armies.get(t, "")} for t in c.territories]})
     cards = {cid: sorted(o.territories) for cid, o in ctx_engine.deck.items()}
     return render(request, "scoring/enter.html", {
         "tournament": tournament, "table": table, "state": state, "seats": seats, "seat_rows": seat_rows,
         "kind": typed.get("kind", "board"), "ended_by": typed.get("ended_by", ""), "version": state.version,
         "idempotency_key": uuid.uuid4().hex,  # names this entry: sent again, it is saved once
-        "continents": continents, "cards": cards, "error": error, "total_value": board.total_value,
+        "continents": _continents(board, typed), "cards": cards, "error": error, "total_value": board.total_value,
         "endings": ENDING_CHOICES, "army_cap": ctx_engine.rs.army_cap, "sdadata_hint": _sdadata_hint(table),
         "card_value": ctx_engine.rs.objective_total,
         "values": {t.name: t.value for t in board.territories.values()},

@@ -343,7 +343,7 @@ def visible_objectives(request: Any, game: Game) -> list[dict[str, Any]]:
     """The objective cards this browser may see: while the game runs, a player's own (their
     private link) and nothing else, for anyone (organizers and referees included); every card,
     for everyone, once the game is finished (when its secret seed is published too)."""
-    from engine.objectives import default_deck
+    from engine import default_deck
 
     deck = default_deck("rtu")
     seats = Seat.objects.filter(game=game, player__isnull=False).exclude(objective="")

@@ -31,6 +31,7 @@ from tournaments import audit
 from tournaments.formats import has_clock, time_limit
 from tournaments.models import Tournament
 
+from .closure_state import start_closure
 from .models import ClockEvent, Game, Table
 
 # ------------------------------------------------------------------------------ derived state
@@ -105,14 +106,12 @@ def _schedule_expiry(table: Table) -> None:
 
     if app.conf.task_always_eager:
         return
-    from .tasks import expire_table
-
     deadline = table.deadline
     table_id = table.pk
 
     def send() -> None:
-        try:
-            expire_table.apply_async(args=[table_id], eta=deadline)
+        try:  # by the task's name: tables.tasks calls this module, so this module never imports it
+            app.send_task("tables.tasks.expire_table", args=[table_id], eta=deadline)
         except Exception:  # noqa: BLE001 — a broker outage must not lose the start; the sweep catches it
             import logging
 
@@ -146,13 +145,6 @@ def _lock_running(table: Table, expected_version: int | None, now: dt.datetime,
     return locked
 
 
-def _sync(table: Table, locked: Table) -> None:
-    """Copy the saved row back into the caller's instance."""
-    for field in ("status", "clock_started_at", "deadline", "paused_at", "expired_marked_at",
-                  "closure_state", "version"):
-        setattr(table, field, getattr(locked, field))
-
-
 # ------------------------------------------------------------------------------ writes
 
 
@@ -182,7 +174,7 @@ def start_clock(table: Table, *, actor: Any, now: dt.datetime | None = None) -> 
                                   seconds=int(limit.total_seconds()))
         audit.record(actor=actor, action="table.clock_start", obj=locked, tournament=tournament,
                      after={"deadline": locked.deadline.isoformat()})
-        _sync(table, locked)
+        table.take_saved_state(locked)
         _schedule_expiry(locked)
         transaction.on_commit(lambda: bump(locked))
 
@@ -206,7 +198,7 @@ def pause_clock(table: Table, *, actor: Any, reason: str, now: dt.datetime | Non
                                   reason=reason[:200])
         audit.record(actor=actor, action="table.clock_pause", obj=locked,
                      tournament=locked.game.tournament, after={"reason": reason})
-        _sync(table, locked)
+        table.take_saved_state(locked)
         transaction.on_commit(lambda: bump(locked))
 
 
@@ -232,7 +224,7 @@ def resume_clock(table: Table, *, actor: Any, reason: str = "", now: dt.datetime
                      tournament=locked.game.tournament,
                      before={"deadline": before.isoformat()},
                      after={"deadline": locked.deadline.isoformat(), "paused_seconds": int(paused.total_seconds())})
-        _sync(table, locked)
+        table.take_saved_state(locked)
         _schedule_expiry(locked)
         transaction.on_commit(lambda: bump(locked))
 
@@ -274,7 +266,7 @@ def extend_clock(table: Table, *, actor: Any, minutes: Any, reason: str,
                      before={"deadline": before.isoformat()},
                      after={"deadline": locked.deadline.isoformat(), "minutes": amount,
                             "reason": reason})
-        _sync(table, locked)
+        table.take_saved_state(locked)
         if locked.paused_at is None:
             _schedule_expiry(locked)  # a task for the old deadline finds it not due and does nothing
         transaction.on_commit(lambda: bump(locked))
@@ -284,8 +276,6 @@ def mark_expired(table_id: int, *, now: dt.datetime | None = None) -> bool:
     """Record that the time of the table has expired, exactly once. Returns whether this call
     marked it (False: not yet due, paused, finished, or already marked). Used by the task, the
     sweep and :func:`ensure_marked`."""
-    from . import closure
-
     now = _now(now)
     with transaction.atomic():
         locked = Table.objects.select_for_update().select_related("game__tournament").filter(
@@ -299,7 +289,7 @@ def mark_expired(table_id: int, *, now: dt.datetime | None = None) -> bool:
         locked.expired_marked_at = now
         locked.status = Table.Status.TIME_EXPIRED
         ClockEvent.objects.create(table=locked, kind=ClockEvent.Kind.EXPIRE, at=now)
-        closure.start_closure(locked, now=now)  # the time_expired step of the closure (E-SUPP)
+        start_closure(locked, now=now)  # the time_expired step of the closure (E-SUPP)
         # ``version`` is NOT bumped: a referee's form made before the deadline stays valid (the
         # expiry is no one's competing step); polling pages learn of it through the cache bump.
         locked.save(update_fields=["expired_marked_at", "status", "closure_state"])

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from dataclasses import replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -22,66 +21,12 @@ from django.utils.translation import gettext as _
 from config.engine_messages import describe as engine_sentence
 from config.engine_messages import ending_in_sentence
 from config.errors import ConflictError, DomainError
-from engine.closure import ClosureState, NextAction
-from engine.violations import EngineError
-from tournaments import audit, formats
+from engine import ClosureState, EngineError, NextAction
+from tournaments import audit
 
 from . import clocks
+from .closure_state import current_state, replay
 from .models import Table, TurnEvent
-
-ROLL_KINDS = (TurnEvent.Kind.END_TURN, TurnEvent.Kind.SDADATA)
-
-
-# ------------------------------------------------------------------------------ reading
-
-
-def initial_state(table: Table) -> ClosureState:
-    """The closure state before the first turn: seats in turn order (T-ORDER); ghost seats
-    (no player, K-TABLES) take no turns."""
-    rs = formats.ruleset_for(table.game.tournament)
-    seats = list(table.seats.all())
-    if not seats:
-        raise DomainError(_("This table has no seats."), field="table", rule="T-SIZE")
-    numbers = sorted(s.number for s in seats)
-    state = ClosureState.start(rs, players=max(numbers))
-    for seat in seats:
-        if seat.player_id is None:
-            state = state.eliminate(seat.number)
-    if state.seat in state.eliminated:
-        state = replace(state, seat=state.active()[0])
-    return state
-
-
-def _apply(state: ClosureState, event: TurnEvent) -> ClosureState:
-    if event.kind in ROLL_KINDS:
-        roll = tuple(event.dice) if event.dice else None
-        return state.end_turn(int(event.seat or 0), event.conquered, roll)
-    if event.kind == TurnEvent.Kind.TIME_EXPIRED:
-        if event.seat and event.seat != state.seat and event.seat in state.active():
-            # the referee says whose turn it was when time expired (turns of normal play are
-            # not necessarily recorded)
-            state = replace(state, seat=event.seat)
-        return state.time_expired()
-    if event.kind == TurnEvent.Kind.ELIMINATION and event.seat:
-        return state.eliminate(event.seat)
-    return state
-
-
-def replay(table: Table, events: list[TurnEvent] | None = None) -> ClosureState:
-    """The closure state after every recorded step of the table."""
-    state = initial_state(table)
-    for event in events if events is not None else table.turn_events.order_by("index"):
-        state = _apply(state, event)
-    return state
-
-
-def current_state(table: Table) -> ClosureState:
-    if table.closure_state:
-        try:
-            return ClosureState.from_dict(table.closure_state)
-        except EngineError:
-            pass
-    return replay(table)
 
 
 def next_action(table: Table, now: dt.datetime | None = None) -> NextAction:
@@ -121,18 +66,6 @@ def steps(table: Table) -> list[TurnEvent]:
 
 
 # ------------------------------------------------------------------------------ writing
-
-
-def start_closure(locked: Table, *, now: dt.datetime | None = None) -> None:
-    """Called by ``clocks.mark_expired`` on a locked row: the time_expired step (E-SUPP).
-    The caller saves ``closure_state``."""
-    state = current_state(locked)
-    if state.closure == "none" or state.time_is_up:
-        return
-    index = locked.turn_events.count()
-    TurnEvent.objects.create(table=locked, index=index, kind=TurnEvent.Kind.TIME_EXPIRED,
-                             seat=state.seat, at=now or timezone.now())
-    locked.closure_state = state.time_expired().as_dict()
 
 
 def _engine_refusal(exc: EngineError, field: str) -> DomainError:
@@ -225,7 +158,7 @@ def record_end_of_turn(table: Table, *, actor: Any, seat: int, conquered: int,
         kind = TurnEvent.Kind.SDADATA if dice else TurnEvent.Kind.END_TURN
         event = _append(locked, new_state, actor=actor, kind=kind, seat=int(seat),
                         conquered=conquered, dice=list(dice or []), by_server=server_roll, now=now)
-    clocks._sync(table, locked)
+    table.take_saved_state(locked)
     return event
 
 
@@ -246,7 +179,7 @@ def record_elimination(table: Table, *, actor: Any, seat: int, expected_version:
                               rule="A-ELIM")
         event = _append(locked, state.eliminate(int(seat)), actor=actor,
                         kind=TurnEvent.Kind.ELIMINATION, seat=int(seat), now=now)
-    clocks._sync(table, locked)
+    table.take_saved_state(locked)
     return event
 
 
@@ -277,7 +210,7 @@ def set_expiry_seat(table: Table, *, actor: Any, seat: int, expected_version: in
         audit.record(actor=actor, action="table.expiry_seat", obj=locked,
                      tournament=locked.game.tournament, before={"seat": before}, after={"seat": seat})
         transaction.on_commit(lambda: clocks.bump(locked))
-    clocks._sync(table, locked)
+    table.take_saved_state(locked)
 
 
 def undo_last(table: Table, *, actor: Any, expected_version: int | None = None,
@@ -300,4 +233,4 @@ def undo_last(table: Table, *, actor: Any, expected_version: int | None = None,
         audit.record(actor=actor, action="table.undo_step", obj=locked,
                      tournament=locked.game.tournament, before=snapshot, after=None)
         transaction.on_commit(lambda: clocks.bump(locked))
-    clocks._sync(table, locked)
+    table.take_saved_state(locked)

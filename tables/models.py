@@ -126,6 +126,16 @@ class Table(models.Model):
         game = self.game
         return game.status == Game.Status.FINISHED or game.tournament.status == Tournament.Status.FINISHED
 
+    # what a clock or closure write changes on the row (tables.clocks, tables.closure)
+    PLAY_STATE_FIELDS = ("status", "clock_started_at", "deadline", "paused_at", "expired_marked_at",
+                         "closure_state", "version")
+
+    def take_saved_state(self, saved: Table) -> None:
+        """Copy the clock and closure state of ``saved`` (this row, locked and written by a
+        service) into this instance, so the caller's object shows what was just stored."""
+        for field in self.PLAY_STATE_FIELDS:
+            setattr(self, field, getattr(saved, field))
+
 
 class Seat(models.Model):
     """One place at a table. ``number`` is the turn order (seat 1 plays first). A seat with no

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError
-from engine.rng import SeededRng, derive_seed
+from engine import SeededRng, derive_seed
 from tables import hooks, selectors, services
 from tables.knockout import rcu_finalists, rcu_semifinals
 from tables.models import Game, Seat, Table

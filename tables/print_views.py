@@ -16,8 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from engine.board import load_board
-from engine.objectives import DECK_MAPS
+from engine import DECK_MAPS, load_board
 from tables import hooks, selectors
 from tables.models import Seat, Table
 from tournaments import formats

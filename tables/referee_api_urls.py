@@ -1,4 +1,4 @@
-"""API of helper B2 under /api/: clocks and the sdadata closure of a table."""
+"""Routes of the API of table clocks and the sdadata closure, under /api/ (see referee_api)."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""Pages of helper B2: the referee's table page and the hall projector (see referee_views)."""
+"""Routes of the referee's table page and the hall projector page (see referee_views)."""
 
 from django.urls import path
 

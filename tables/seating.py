@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from engine.rng import SeededRng, derive_seed
+from engine import SeededRng, derive_seed
 
 SEEDINGS = ("random", "swiss", "greca")
 ODD_COUNTS = (None, "ghost", "six")

@@ -231,7 +231,7 @@ def seat_of(game: Game, player: Player | int) -> Seat | None:
 
 def deal_by_continent(table: Table) -> dict[int, list[tuple[str, list[str]]]]:
     """{seat number: [(continent, [territories…]), …]} of the table's deal, in map order."""
-    from engine.board import load_board
+    from engine import load_board
 
     board = load_board("world")
     deal: dict[str, Any] = table.deal or {}

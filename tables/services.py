@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from config.engine_messages import describe
 from config.errors import ConflictError, DomainError
-from engine.rng import SeededRng, derive_seed
+from engine import SeededRng, derive_seed
 from tables import hooks, selectors
 from tables.models import Colour, Game, Seat, Table
 from tables.seating import (
@@ -195,7 +195,7 @@ def _allowed_sizes(game: Game) -> set[int]:
 
 
 def _size_problems(game: Game) -> list[str]:
-    """Tables that cannot start as they are (T-SIZE), in words."""
+    """Tables that cannot start as they are, in words (T-SIZE: the caller cites the rule once)."""
     allowed = _allowed_sizes(game)
     ghost_ok = (game.composition_options or {}).get("odd_count") == "ghost"
     out = []
@@ -207,7 +207,7 @@ def _size_problems(game: Game) -> list[str]:
             out.append(_("Table %(t)s has a ghost seat the organizer did not choose.")
                        % {"t": table.number})
         elif len(seats) not in allowed:
-            out.append(_("Table %(t)s has %(n)s players: tables have 4 or 5 (T-SIZE).")
+            out.append(_("Table %(t)s has %(n)s players: tables have 4 or 5.")
                        % {"t": table.number, "n": players})
     return out
 
@@ -422,7 +422,7 @@ def move_player(game: Game, player: int, table_number: int, *, actor: Any) -> Ch
         if source_after not in allowed or target_after not in allowed:
             raise DomainError(
                 _("Moving would leave table %(a)s with %(na)s seats and table %(b)s with "
-                  "%(nb)s: tables have 4 or 5 players (T-SIZE). Swap two players instead.")
+                  "%(nb)s: tables have 4 or 5 players. Swap two players instead.")
                 % {"a": source.number, "na": source_after, "b": target.number,
                    "nb": target_after},
                 field="table", rule="T-SIZE",
@@ -529,7 +529,7 @@ def secret_commitment(secret_seed: str) -> str:
 def objective_cards(seed: str, table_number: int, seats: int) -> list[str]:
     """Distinct RTU objective cards (O-RTU) for the seats of one table, from the game's secret
     seed (never the deal seed: that one is public)."""
-    from engine.objectives import default_deck
+    from engine import default_deck
 
     cards = list(default_deck("rtu"))
     SeededRng(derive_seed(seed, table_number), stream="objectives").shuffle(cards)
@@ -540,10 +540,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
     """Start a composed game: deal every table with the engine (D-DEAL, D-50; each table's seed
     stored), set colours, deal objective cards when the game asks (distinct at a table), and
     start each table's clock (E-TIME)."""
-    from engine.board import load_board
-    from engine.deal import deal
-    from engine.rulesets import get_ruleset
-    from engine.violations import EngineError
+    from engine import EngineError, deal, get_ruleset, load_board
 
     require_organizer(actor, game.tournament, TABLES_REFUSAL)
     base = (seed or "").strip() or secrets.token_hex(16)

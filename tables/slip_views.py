@@ -113,7 +113,7 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
     started after saving."""
     from config.errors import DomainError
     from config.refusals import refuse
-    from engine.rulesets import get_ruleset
+    from engine import get_ruleset
     from tournaments import services as tournament_services
 
     current = formats.ruleset_for(tournament)

@@ -290,11 +290,11 @@ def objective(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def knockout_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    plan, error = None, ""
+    plan, error = None, None
     try:
         plan = api.knockout_plan(tournament, request.GET)
     except DomainError as exc:
-        error = exc.text
+        error = exc
     return render(request, "tables/knockout.html", {
         "tournament": tournament, "plan": plan, "error": error,
         "entrants": request.GET.get("entrants", ""), "final_size": request.GET.get(

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError, PermissionDeniedError
-from engine.scoring import SCORING_SYSTEMS
+from engine import SCORING_SYSTEMS
 
 from . import formats, selectors, services
 from .models import AccessLink, CheckIn, Club, Player, Registration, Tournament, TournamentRole

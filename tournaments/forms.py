@@ -140,3 +140,13 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=TournamentRole.Role.choices,
                              initial=TournamentRole.Role.REFEREE)
 
+
+class InvitationForm(forms.Form):
+    prefix = "invite"  # the staff page has the role form too
+    role = forms.ChoiceField(label=_("Role"), choices=TournamentRole.Role.choices,
+                             initial=TournamentRole.Role.REFEREE)
+    note = forms.CharField(label=_("For (name, only you see it)"), max_length=120,
+                           required=False)
+    email = forms.EmailField(label=_("E-mail (optional)"), required=False,
+                             help_text=_("Sent only when the server has mail "
+                                         "configured; the link works either way."))

@@ -20,19 +20,9 @@ from config.errors import DomainError
 from config.refusals import add_to_form
 
 from . import invitations
+from .forms import InvitationForm
 from .models import Invitation, Tournament, TournamentRole
 from .permissions import staff_required
-
-
-class InvitationForm(forms.Form):
-    prefix = "invite"  # the staff page has the role form too
-    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=TournamentRole.Role.choices,
-                             initial=TournamentRole.Role.REFEREE)
-    note = forms.CharField(label=gettext_lazy("For (name, only you see it)"), max_length=120,
-                           required=False)
-    email = forms.EmailField(label=gettext_lazy("E-mail (optional)"), required=False,
-                             help_text=gettext_lazy("Sent only when the server has mail "
-                                                    "configured; the link works either way."))
 
 
 class AccountForm(forms.Form):

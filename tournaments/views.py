@@ -25,6 +25,7 @@ from . import audit_text, labels, selectors, services, spreadsheets
 from .access import find_link, holds, linked_player, replaced, use_access_link
 from .forms import (
     CsvImportForm,
+    InvitationForm,
     NationalIdForm,
     OrganizerRegistrationForm,
     RegistrationForm,
@@ -261,12 +262,13 @@ def registration_national_id(request: HttpRequest, tournament: Tournament, pk: i
     reg = get_object_or_404(Registration.objects.select_related("player"), pk=pk,
                             tournament=tournament)
     form = NationalIdForm(request.POST)
-    error = None
+    error, rule = None, ""
     if form.is_valid():
         try:
             services.set_national_id(reg, form.cleaned_data["national_id"], actor=request.user)
         except DomainError as exc:
-            error = shown(exc).text
+            refused = shown(exc)
+            error, rule = refused.message, refused.rule
         else:
             messages.success(request, _("National id of %(name)s saved.")
                              % {"name": reg.player.full_name})
@@ -274,7 +276,7 @@ def registration_national_id(request: HttpRequest, tournament: Tournament, pk: i
     else:
         error = " ".join(str(e) for e in form.errors.get("national_id", []))
     return render(request, "tournaments/registrations.html", _registrations_context(
-        tournament, national_id_error={"registration": reg.pk, "message": error,
+        tournament, national_id_error={"registration": reg.pk, "message": error, "rule": rule,
                                        "typed": request.POST.get("national_id", "")},
     ), status=400)
 
@@ -451,8 +453,6 @@ def checkin_count(request: HttpRequest, tournament: Tournament, game: int) -> Ht
 @require_http_methods(["GET", "POST"])
 @staff_required("organizer")
 def staff(request: HttpRequest, tournament: Tournament, invite_form: object = None) -> HttpResponse:
-    from .invitation_views import InvitationForm
-
     form = RoleForm(request.POST or None) if invite_form is None else RoleForm()
     status = 200
     if request.method == "POST":

@@ -21,8 +21,10 @@ FORBIDDEN = ("django", "rest_framework", "drf_spectacular", "celery", "config", 
 MODULES = sorted(ENGINE.rglob("*.py"))
 
 
-def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in ``source``, a module of ``package``."""
+def imported_modules(source: str, package: str, *, names: bool = False) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``source``, a module of ``package``.
+    With ``names``, ``from a import b`` also gives ``a.b``: b may be a module (the import loads
+    it), which the reader of the source cannot tell from a name defined in ``a``."""
     tree = ast.parse(source)
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -36,6 +38,8 @@ def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
             else:
                 name = node.module or ""
             found.append((node.lineno, name))
+            if names:
+                found.extend((node.lineno, f"{name}.{alias.name}") for alias in node.names if alias.name != "*")
         elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
             "import_module",
             "__import__",

@@ -154,6 +154,18 @@ def test_a_refused_composition_keeps_what_was_typed_and_names_the_rule(tournamen
 
 
 @pytest.mark.django_db
+def test_a_table_left_too_small_is_said_with_its_rule_in_the_badge(tournament, organizer):
+    players = add_players(tournament, 8)
+    game = services.compose_game(services.ensure_game(tournament, 1, actor=organizer),
+                                 actor=organizer, seed="pages", effort=0.3)
+    services.withdraw_player(game, players[0].pk, actor=organizer)
+    html = logged_in(organizer).get(f"/t/{tournament.slug}/games/1/organize/").content.decode()
+    problem = re.search(r'<p class="error">(.*?)</p>', html, re.S).group(1)
+    assert problem.count("T-SIZE") == 2  # the badge's data-rule and its text: said once
+    assert '<span class="badge err" data-rule="T-SIZE">T-SIZE</span>' in problem
+
+
+@pytest.mark.django_db
 def test_the_organizer_page_is_refused_to_everyone_else(tournament, organizer):
     players = add_players(tournament, 8)
     page = f"/t/{tournament.slug}/games/1/organize/"
@@ -184,6 +196,14 @@ def test_knockout_plan_page(client, tournament):
     assert r.status_code == 200
     assert "20 (5, 5" in r.content.decode()
     assert client.get(f"/t/{tournament.slug}/knockout/", {"entrants": 2}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_refused_knockout_plan_says_its_rule_once_in_the_badge(client, tournament):
+    page = client.get(f"/t/{tournament.slug}/knockout/", {"entrants": "many"}).content.decode()
+    error = re.search(r'<p class="error" role="alert">(.*?)</p>', page, re.S).group(1)
+    assert '<span class="badge err" data-rule="K-KO">K-KO</span>' in error
+    assert "[K-KO]" not in error
 
 
 @pytest.mark.django_db

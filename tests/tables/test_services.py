@@ -212,6 +212,7 @@ def test_moves_that_break_table_sizes_are_refused(tournament, organizer):
     with pytest.raises(DomainError) as err:
         services.move_player(game, first[0], 2, actor=organizer)
     assert err.value.rule == "T-SIZE" and err.value.field == "table"
+    assert "T-SIZE" not in err.value.message  # cited once, by the rule (DomainError.text, the badge)
     assert seated(game) == [first, second]
 
 
@@ -304,6 +305,7 @@ def test_start_refuses_a_table_left_with_3_players(tournament, organizer):
     with pytest.raises(DomainError) as err:
         services.start_game(game, actor=organizer)
     assert err.value.rule == "T-SIZE"
+    assert err.value.text.count("T-SIZE") == 1  # the sentence does not repeat its rule
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLANNED
 
 

@@ -13,8 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from config.errors import DomainError
-from engine.club_formats import CLUB_FORMATS
-from engine.scoring import SCORING_SYSTEMS
+from engine import CLUB_FORMATS, SCORING_SYSTEMS
 
 from . import vocabulary
 from .presets import CLUB_NUMBERS, PRESETS, RCU_THRESHOLDS, Preset

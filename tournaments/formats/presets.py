@@ -20,7 +20,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from engine.club_formats import CLUB_FORMATS
+from engine import CLUB_FORMATS
 
 from .. import labels
 

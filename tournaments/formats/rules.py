@@ -15,9 +15,7 @@ from django.utils.translation import gettext as _
 
 from config.engine_messages import describe
 from config.errors import DomainError
-from engine.rulesets import RuleSet, get_ruleset
-from engine.scoring import SCORING_SYSTEMS
-from engine.violations import EngineError
+from engine import SCORING_SYSTEMS, EngineError, RuleSet, get_ruleset
 
 from .. import labels
 

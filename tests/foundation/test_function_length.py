@@ -1,0 +1,63 @@
+"""No function over 60 lines in the engine, the apps or config (the developers' guide).
+
+A function is measured from its ``def`` line to its last line (``end_lineno - lineno + 1``, from
+the AST, so a nested function counts on its own and inside its parent). The only exceptions
+are plain data tables, where splitting would scatter one table over several places, and the
+functions named below with their reason; an exception that is no longer over the limit fails
+too, so the list only ever shrinks.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMIT = 60
+PACKAGES = ("engine", "tournaments", "tables", "scoring", "config")
+MODULES = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+
+# "path:function" -> why it may stay longer
+ALLOWED = {
+    # these two modules are being moved into the workbook's own feature folder (issue 24);
+    # splitting them in place now would be undone by the move
+    "scoring/workbook/export.py:event_of": "moving with the workbook into its feature folder",
+    "scoring/workbook/importer.py:_store": "moving with the workbook into its feature folder",
+    # moving with publishing into its feature folder (issue 24), for the same reason
+    "tournaments/publishing.py:receive": "moving with publishing into its feature folder",
+    # the incremental standings' logic is being changed by other work at the same time; split
+    # once that change has landed, so the two edits do not collide
+    "scoring/selectors.py:_incremental": "its logic is being changed by other work at the same time",
+}
+
+
+def long_functions(source: str) -> list[tuple[str, int]]:
+    """(name, length in lines) of every function of ``source`` over the limit."""
+    return [
+        (node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None and node.end_lineno - node.lineno + 1 > LIMIT
+    ]
+
+
+def test_a_long_function_is_measured_from_def_to_its_last_line() -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(LIMIT - 2))
+    source = f"@decorator\ndef fits():\n    '''doc'''\n{body}\n\nasync def too_long():\n    '''doc'''\n{body}    return 1\n"
+    assert long_functions(source) == [("too_long", LIMIT + 1)]
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_function_over_the_limit(path: Path) -> None:
+    where = path.relative_to(ROOT).as_posix()
+    long = [f"{name} ({lines} lines)" for name, lines in long_functions(path.read_text(encoding="utf-8"))
+            if f"{where}:{name}" not in ALLOWED]
+    assert not long, f"{where}: over {LIMIT} lines: {long}; split by what each part does"
+
+
+def test_every_exception_is_still_needed() -> None:
+    over = {f"{p.relative_to(ROOT).as_posix()}:{name}"
+            for p in MODULES for name, _lines in long_functions(p.read_text(encoding="utf-8"))}
+    assert not set(ALLOWED) - over, f"no longer over {LIMIT} lines: remove from ALLOWED: {set(ALLOWED) - over}"
