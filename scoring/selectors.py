@@ -372,9 +372,13 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult],
 
 def _published_row(s: dict[str, Any]) -> st.Row:
     """A standings row stored by ``scoring.published``: every column the laptop computed."""
-    cells = [st.Cell(int(c["game"]), decimal(c["points"]), bool(c["counted"]), int(decimal(c["place"])),
-                     int(c["table"]), int(c["extra"]), int(c["armies"]), decimal(c["game_score"]))
-             for c in s["games"]]
+    def number(cell: dict[str, Any], key: str) -> Any:
+        return decimal(cell.get(key) or 0)  # a column an older laptop did not send: 0
+
+    cells = [st.Cell(int(c["game"]), number(c, "points"), bool(c.get("counted")), int(number(c, "place")),
+                     int(number(c, "table")), int(number(c, "extra")), int(number(c, "armies")),
+                     number(c, "game_score"))
+             for c in s.get("games") or [] if c.get("game") is not None]
     tiebreak = s.get("tiebreak")
     return st.Row(player=int(s["player"]), rank=int(s["position"]), shared=bool(s.get("shared")),
                   total=decimal(s["points"]), extra=int(s.get("extra") or 0), armies=int(s.get("armies") or 0),

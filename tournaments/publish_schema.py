@@ -429,8 +429,8 @@ GAME = Record({
     "tables": Required(ListOf(TABLE, MAX_TABLES, unique="number")),
 })
 
-CELL = Record({  # one game of a standings row
-    "game": GAME_NUMBER,
+CELL = Record({  # one game of a standings row (a cell without its game says nothing)
+    "game": Required(GAME_NUMBER),
     "points": Number(),
     "counted": Flag(),
     "place": Number(),

@@ -276,3 +276,20 @@ def test_the_public_copy_of_a_draft_is_not_shown(event: dict[str, Any]) -> None:
     assert put(doc, event["token"]).status_code == 201
     assert Client().get("/t/copia/").status_code == 404  # as its public pages
     assert Client().get("/api/publish/tournaments/copia/").status_code == 404
+
+
+def test_a_standings_cell_needs_its_game_and_its_other_columns_may_be_missing(event: dict[str, Any]) -> None:
+    """A game's cell in a standings row without its game number says nothing: refused naming it.
+    A cell with its game and nothing else (a laptop that sent fewer columns) is stored, and the
+    instance's standings read the missing columns as 0 (was a 500 on every standings read)."""
+    doc = copy.deepcopy(event["doc"])
+    row = doc["content"]["standings"]["rows"][0]
+    assert row["games"], "the demo evening's rows carry their games"
+    no_game = copy.deepcopy(doc)
+    del no_game["content"]["standings"]["rows"][0]["games"][0]["game"]
+    r = put(no_game, event["token"])
+    assert r.status_code == 400 and "content.standings.rows[0].games[0].game" in r.json(), r.content
+    row["games"][0] = {"game": row["games"][0]["game"]}
+    assert put(doc, event["token"]).status_code == 201
+    assert Client().get("/api/scoring/tournaments/copia/standings/").status_code == 200
+    assert Client().get("/t/copia/standings/").status_code == 200
