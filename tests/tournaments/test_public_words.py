@@ -192,7 +192,7 @@ def test_the_standings_say_which_games_count_in_words(client: Client) -> None:
     t = TournamentFactory(games_count=1)
     ScoringSettings.objects.update_or_create(tournament=t, defaults={"best_n": 50})
     text = _text(client.get(f"/t/{t.slug}/standings/", HTTP_ACCEPT_LANGUAGE="it"))
-    assert "Contano tutte le partite" in text and "50" not in text and "K-BEST" not in text
+    assert "Contano tutte le partite" in text and "migliori 50" not in text and "K-BEST" not in text
     three = TournamentFactory(games_count=3)
     ScoringSettings.objects.update_or_create(tournament=three, defaults={"best_n": 2})
     text = _text(client.get(f"/t/{three.slug}/standings/", HTTP_ACCEPT_LANGUAGE="it"))
