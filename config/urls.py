@@ -15,6 +15,7 @@ from config.live import server_time, set_language
 register_converter(IdConverter, "id")
 
 api_patterns = [
+    path("", include("publishing.api_urls")),
     path("", include("tournaments.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("tables.referee_api_urls")),
@@ -40,6 +41,7 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
     path("clubs/", include("tournaments.club_urls")),
+    path("", include("publishing.urls")),
     path("", include("tournaments.urls")),
 ]
 

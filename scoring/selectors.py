@@ -315,7 +315,7 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult],
 
 
 def _published_row(s: dict[str, Any]) -> st.Row:
-    """A standings row stored by ``scoring.published``: every column the laptop computed."""
+    """A standings row stored by ``publishing.copies``: every column the laptop computed."""
     cells = [st.Cell(int(c["game"]), decimal(c["points"]), bool(c["counted"]), int(decimal(c["place"])),
                      int(c["table"]), int(c["extra"]), int(c["armies"]), decimal(c["game_score"]))
              for c in s["games"]]

@@ -1,10 +1,11 @@
-"""The apps depend one way: engine <- tournaments <- tables <- scoring (docs/architecture.md).
+"""The apps depend one way: engine <- tournaments <- tables <- scoring <- the feature apps
+(publishing) (docs/architecture.md, "The parts and their direction").
 
 Checked on the source (AST) of every module of each app, so an import hidden inside a function
 counts too: an app never imports one above it (tournaments imports neither tables nor scoring,
-tables does not import scoring). What a lower app needs from a higher one is registered into it
-at ``AppConfig.ready`` (``tournaments/hooks.py``, ``tables/hooks.py``). The engine imports none
-of them (tests/engine/test_purity.py).
+tables does not import scoring, none of the three imports a feature app). What a lower app needs
+from a higher one is registered into it at ``AppConfig.ready`` (``tournaments/hooks.py``,
+``tables/hooks.py``). The engine imports none of them (tests/engine/test_purity.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import pytest
 from tests.engine.test_purity import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYERS = ("engine", "tournaments", "tables", "scoring")  # each may import only those before it
+# each may import only those before it; the feature apps sit above the three apps they read
+LAYERS = ("engine", "tournaments", "tables", "scoring", "publishing")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
 
 
@@ -31,7 +33,8 @@ def upward(source: str, package: str) -> list[str]:
 def test_the_scan_sees_every_app() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in MODULES}
     assert {"tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
-            "tournaments/management/commands/erase_player.py"} <= names
+            "tournaments/management/commands/erase_player.py", "publishing/services.py",
+            "publishing/management/commands/publish_tournament.py"} <= names
 
 
 def test_the_scan_catches_function_local_and_relative_imports() -> None:
@@ -49,6 +52,8 @@ def test_the_scan_catches_function_local_and_relative_imports() -> None:
         "line 3: scoring", "line 5: tables.models", "line 6: scoring",
     ]
     assert upward(source, "scoring") == []
+    assert upward("from publishing import services\n", "scoring.sub") == ["line 1: publishing"]
+    assert upward("from scoring import national\n", "publishing") == []
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ROOT).as_posix())

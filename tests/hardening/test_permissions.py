@@ -143,7 +143,7 @@ EXPECTED: dict[str, Any] = {
     # nothing else. (Here the body is a valid published tournament and the slug one run on this
     # instance itself: the token's PUT passes the allow-list and is refused as a conflict,
     # tests/publishing.) On the laptop, the Publish page is the organizer's.
-    "api-publish": {"put": {"token"}}, "tournaments:publish": {"post": ORGANIZER},
+    "api-publish": {"put": {"token"}}, "publishing:publish": {"post": ORGANIZER},
     "tournaments:checkin_bulk": {"post": REFEREE},
     "api-invitations": {"post": ORGANIZER}, "api-invitation-revoke": {"post": ORGANIZER},
     "tournaments:invitation_create": {"post": ORGANIZER},
@@ -199,7 +199,7 @@ def _clients(t: Tournament) -> dict[str, Client]:
     link = PlayerLinkFactory(tournament=t, player=seated)
     player = Client()
     assert open_private_link(player, link.token).status_code == 302
-    from tournaments import publishing
+    from publishing import services as publishing
     from tournaments.models import Club
 
     laptop = Client(headers={"Authorization": f"Bearer {publishing.issue_token(Club.objects.get(pk=world.club))}"})
@@ -415,8 +415,9 @@ def _stored_copy_with_personal_data(t: Tournament) -> None:
 
     from django.utils import timezone
 
-    from tournaments import publishing
-    from tournaments.models import PublishedTournament, Registration
+    from publishing import services as publishing
+    from publishing.models import PublishedTournament
+    from tournaments.models import Registration
 
     t = Tournament.objects.get(pk=t.pk)  # its club set by demo_world()
     content = publishing.content_of(t)
@@ -440,7 +441,7 @@ def test_the_publish_endpoint_takes_a_valid_tournament_from_the_token_only(
     """Past the allow-list: the token's PUT of the demo's own content is heard (a conflict, the
     demo is run here) and, under a new address, stored; no session, whoever's, publishes."""
     from engine import exact
-    from tournaments import publishing
+    from publishing import services as publishing
 
     demo_world()  # the demo is run by a club
     t = Tournament.objects.get(pk=demo_module.pk)

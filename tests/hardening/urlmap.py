@@ -76,7 +76,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-tournaments": lambda w: {}, "api-tournament": lambda w: {"slug": w.slug},
     "api-tournament-status": lambda w: {"slug": w.slug},
     "api-publish": lambda w: {"slug": w.slug},
-    "tournaments:publish": lambda w: {"slug": w.slug},
+    "publishing:publish": lambda w: {"slug": w.slug},
     "api-registrations": lambda w: {"slug": w.slug},
     "api-registrations-import": lambda w: {"slug": w.slug},
     "api-registrations-export": lambda w: {"slug": w.slug},
@@ -254,7 +254,7 @@ def _publish_document(w: World) -> Any:
     """As the laptop sends it: JSON text with exact numbers (the test client would write a
     Decimal as a string)."""
     from engine import exact
-    from tournaments import publishing
+    from publishing import services as publishing
     from tournaments.models import Tournament
 
     return exact.dumps(publishing.prepare(Tournament.objects.get(slug=w.slug)))

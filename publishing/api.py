@@ -1,7 +1,7 @@
 """``PUT /api/publish/tournaments/<slug>/``: a club publishes a tournament run on a hall laptop
 (``manage.py publish_tournament``); ``GET`` reads the published copy. Authenticated by the club's
 token in ``Authorization: Bearer`` only (no session, no cookie, hence no CSRF check): see
-``tournaments/publishing.py`` and docs/publishing.md."""
+``publishing/services.py`` and docs/publishing.md."""
 
 from __future__ import annotations
 
@@ -20,17 +20,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine import exact
+from tournaments.models import Tournament
 
-from . import publish_schema as schema
-from . import publishing
-from .models import PublishedTournament, Tournament
+from . import schema
+from . import services as publishing
+from .models import PublishedTournament
 
 
 def max_bytes() -> int:
     return int(getattr(settings, "PUBLISH_MAX_BYTES", 5 * 1024 * 1024))
 
 
-# What the endpoint answers (the request body's schema is the allow-list itself: publish_schema).
+# What the endpoint answers (the request body's schema is the allow-list itself: publishing/schema.py).
 STORED = {"type": "object", "properties": {
     "status": {"type": "string", "enum": ["created", "updated", "unchanged"]}, "slug": {"type": "string"},
     "sequence": {"type": "integer"}, "digest": {"type": "string"}}}

@@ -34,9 +34,8 @@ from config.errors import DomainError
 from engine.club_formats import ClubFormat
 from engine.endings import ENTERED
 from engine.rulesets import RuleSet
-
-from .formats.choice import MAX_GAMES
-from .models import Club, Player, Tournament
+from tournaments.formats.choice import MAX_GAMES
+from tournaments.models import Club, Player, Tournament
 
 FORMAT = "risiko-publish/1"
 

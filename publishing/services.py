@@ -3,8 +3,8 @@
 Laptop side: :func:`content_of` (what is sent) and :func:`prepare` (the laptop's stable id
 and sequence number). Instance side: club tokens (:func:`issue_token`, :func:`authenticate`,
 :func:`revoke_tokens`) and :func:`receive`, which stores the copy in one transaction, the copy
-being made a real tournament of the instance in that same transaction by the function the scoring
-app registers with :func:`set_materialiser` (this app knows nothing of games, tables and results).
+being made a real tournament of the instance in that same transaction by ``copies.materialise``,
+registered at start-up with :func:`set_materialiser` (``publishing.apps``; copies reads this module).
 
 What is sent: the tournament (name, dates, format, scoring system, rule set, status), the
 format's choices (preset, tie-break chain, games that count) and the event's id in the national
@@ -29,10 +29,11 @@ from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError, Refusal
 from engine import exact
+from tournaments import hooks
+from tournaments.models import Club, Player, Registration, Tournament
 
-from . import hooks
-from . import publish_schema as schema
-from .models import Club, ClubToken, PublishedTournament, PublishState, Tournament
+from . import schema
+from .models import ClubToken, PublishedTournament, PublishState, digest_of
 
 FORMAT = schema.FORMAT
 TOKEN_START = "rkp_"
@@ -91,15 +92,9 @@ def authenticate(header: str | None) -> ClubToken:
 
 # --- payload (laptop side) ----------------------------------------------------------------------
 
-def digest_of(content: Any) -> str:
-    return hashlib.sha256(exact.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-
 def content_of(tournament: Tournament) -> dict[str, Any]:
     """What the instance receives about ``tournament`` (no personal data beyond public names).
     Its games, seats, results and standings come from scoring (``hooks.published_play``)."""
-    from .models import Player, Registration
-
     play: dict[str, Any] = {"games": [], "standings": {}, "seated": set()}
     for hook in hooks.published_play:
         play.update(hook(tournament))
@@ -184,7 +179,7 @@ def _materialise(row: PublishedTournament, content: dict[str, Any],
 
 
 def validate(document: Any, slug: str) -> None:
-    """HTTP 400 naming the first field that is not in the allow-list (``publish_schema``), is
+    """HTTP 400 naming the first field that is not in the allow-list (``publishing/schema.py``), is
     of the wrong kind or out of its bounds, or names a player the payload does not carry."""
     if not isinstance(document, dict):
         raise schema.refused("body", _("The body must be a JSON object."))
@@ -261,7 +256,7 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
                                   "(sequence %(sent)s, here %(here)s).")
                                 % {"sent": document["sequence"], "here": row.sequence},
                                 field="sequence", rule="PUBLISH-CONFLICT")
-        previous = row.payload  # the laptop's player keys of the last publish (scoring.published)
+        previous = row.payload  # the laptop's player keys of the last publish (publishing/copies.py)
         row.slug = slug
         row.name = content["tournament"]["name"][:200]
         row.payload = content

@@ -9,8 +9,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import publishing
-from tournaments.models import Club, ClubToken
+from publishing import services as publishing
+from publishing.models import ClubToken
+from tournaments.models import Club
 
 
 class Command(BaseCommand):

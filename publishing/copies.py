@@ -3,8 +3,8 @@
 counting results as confirmed imported results, and the laptop's standings as written, so the
 instance's own pages (tournament, standings, tables, players) and the national ranking show it.
 
-``tournaments.publishing.receive`` calls :func:`materialise` inside the publish's transaction
-(registered at start-up, see ``scoring.apps``), so a publish cut short leaves nothing half done
+``publishing.services.receive`` calls :func:`materialise` inside the publish's transaction
+(registered at start-up, see ``publishing.apps``), so a publish cut short leaves nothing half done
 and publishing again replaces the same tournament (keyed by the laptop's stable id), never a
 second one. Like an event imported from the clubs' workbook, the standings are stored as the
 laptop computed them (``WorkbookEvent.standings``, read by ``selectors.imported_rows``) rather
@@ -25,24 +25,24 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import DomainError
+from scoring import national, selectors
+from scoring import ranking as rk
+from scoring import standings as st
+from scoring.models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
 from tables.models import Game, Seat, Table
 from tournaments import audit, formats
 from tournaments.formats.rules import DEFAULT_SCORING_SYSTEM
 from tournaments.models import (
     Club,
     Player,
-    PublishedTournament,
     Registration,
     Tournament,
     display_name,
     normalise_name,
 )
-from tournaments.publishing import content_of, digest_of
 
-from . import national, selectors
-from . import ranking as rk
-from . import standings as st
-from .models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
+from .models import PublishedTournament, digest_of
+from .services import content_of
 
 SOURCE = "published:"
 
@@ -179,7 +179,7 @@ def _tournament(row: PublishedTournament, sent: dict[str, Any]) -> tuple[Tournam
 def materialise(row: PublishedTournament, content: dict[str, Any],
                 previous: dict[str, Any] | None = None) -> Tournament:
     """Make (or remake) the real tournament of a received copy; inside the caller's transaction.
-    ``content`` was checked against ``tournaments.publish_schema``; ``previous``: the content of
+    ``content`` was checked against ``publishing.schema``; ``previous``: the content of
     the publish before, if any."""
     tournament, created = _tournament(row, content["tournament"])
     players = _players(content, None if created else tournament, row.club, None if created else previous)

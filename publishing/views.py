@@ -12,10 +12,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
+from tournaments import services
+from tournaments.models import Club, Tournament
+from tournaments.permissions import staff_required
 
-from . import publishing, services
-from .models import Club, PublishState, Tournament
-from .permissions import staff_required
+from . import services as publishing
+from .models import PublishState
 
 
 class PublishForm(forms.Form):
@@ -65,7 +67,7 @@ def publish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                                     "club": tournament.club.name if tournament.club else ""})
     context = {"tournament": tournament, "form": form, "outcome": outcome, "state": state,
                "clubs": Club.objects.order_by("name").values_list("name", flat=True)[:500]}
-    template = "tournaments/_publish_result.html" if request.headers.get("HX-Request") else "tournaments/publish.html"
+    template = "publishing/_publish_result.html" if request.headers.get("HX-Request") else "publishing/publish.html"
     return render(request, template, context, status=status if not request.headers.get("HX-Request") else 200)
 
 

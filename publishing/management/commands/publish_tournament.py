@@ -13,7 +13,8 @@ from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 
 from config.commands import DomainCommand
-from tournaments import publishing, services
+from publishing import services as publishing
+from tournaments import services
 from tournaments.models import Tournament
 
 
