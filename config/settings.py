@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "workbook",
     "publishing",
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]

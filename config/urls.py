@@ -19,6 +19,7 @@ api_patterns = [
     path("", include("tournaments.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("tables.referee_api_urls")),
+    path("", include("workbook.api_urls")),
     path("", include("scoring.api_urls")),
 ]
 
@@ -39,6 +40,7 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("", include("tables.referee_urls")),
     path("", include("tables.urls")),
+    path("", include("workbook.urls")),
     path("", include("scoring.urls")),
     path("clubs/", include("tournaments.club_urls")),
     path("", include("publishing.urls")),

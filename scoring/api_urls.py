@@ -1,7 +1,6 @@
-from django.urls import path, re_path
+from django.urls import path
 
 from . import api, history_api, national_api, season_api
-from .workbook import views as workbook_views
 
 urlpatterns = [
     path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="api-standings"),
@@ -9,11 +8,6 @@ urlpatterns = [
     path("scoring/tournaments/<slug:slug>/ranking/", api.RankingAPI.as_view(), name="api-event-ranking"),
     path("scoring/tournaments/<slug:slug>/games/<id:number>/finish/", api.FinishGameAPI.as_view(),
          name="api-game-finish"),
-    path("scoring/tournaments/<slug:slug>/workbook/", workbook_views.WorkbookAPI.as_view(),
-         name="api-workbook"),
-    re_path(r"^scoring/tournaments/(?P<slug>[-a-zA-Z0-9_]+)/workbook/(?P<fmt>xlsx?)/$",
-            workbook_views.WorkbookFileAPI.as_view(), name="api-workbook-file"),
-    path("scoring/workbooks/import/", workbook_views.WorkbookImportAPI.as_view(), name="api-workbook-import"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="api-result-confirm"),
     path("clubs/<id:club>/seasons/", season_api.ClubSeasonsAPI.as_view(), name="api-club-seasons"),

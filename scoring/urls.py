@@ -1,7 +1,6 @@
 from django.urls import path
 
 from . import history_views, national_views, season_views, views
-from .workbook import views as workbook_views
 
 app_name = "scoring"
 urlpatterns = [
@@ -16,8 +15,6 @@ urlpatterns = [
     path("t/<slug:slug>/results/table/<id:pk>/enter/", views.enter_result, name="enter"),
     path("t/<slug:slug>/results/<id:pk>/confirm/", views.confirm, name="confirm"),
     path("t/<slug:slug>/results/<id:pk>/withdraw/", views.withdraw_correction, name="withdraw"),
-    path("t/<slug:slug>/results/workbook/", workbook_views.workbook_page, name="workbook"),
-    path("workbooks/import/", workbook_views.import_page, name="workbook-import"),
     path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),
     # national ranking (K-RANKING), every event on this instance
     path("ranking/", national_views.years_page, name="national"),

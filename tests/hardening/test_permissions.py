@@ -113,8 +113,8 @@ EXPECTED: dict[str, Any] = {
     "scoring:export": READ,
     # The event workbook: the organizer's name (organizer); importing past events (anyone who
     # organizes a tournament, or staff).
-    "scoring:workbook": {"post": ORGANIZER}, "api-workbook": READ, "api-workbook-file": READ,
-    "scoring:workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
+    "workbook:export": {"post": ORGANIZER}, "api-workbook": READ, "api-workbook-file": READ,
+    "workbook:import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     "api-workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,

@@ -104,7 +104,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-standings": lambda w: {"slug": w.slug},
     "api-format": lambda w: {"slug": w.slug}, "api-event-ranking": lambda w: {"slug": w.slug},
     "scoring:format": lambda w: {"slug": w.slug}, "scoring:ranking": lambda w: {"slug": w.slug},
-    "scoring:workbook": lambda w: {"slug": w.slug}, "scoring:workbook-import": lambda w: {},
+    "workbook:export": lambda w: {"slug": w.slug}, "workbook:import": lambda w: {},
     "api-workbook": lambda w: {"slug": w.slug}, "api-workbook-import": lambda w: {},
     "api-workbook-file": lambda w: {"slug": w.slug, "fmt": "xls"},
     "api-table-results": lambda w: {"pk": w.table2},

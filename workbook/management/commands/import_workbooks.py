@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from config.commands import DomainCommand
-from scoring.workbook import importer
+from workbook import importer
 
 
 class Command(DomainCommand):

@@ -19,11 +19,11 @@ from typing import Any
 from django.utils import timezone
 
 from engine.endings import Ending
+from scoring import selectors
+from scoring.models import ResultSubmission, WorkbookEvent
 from tables.models import Game, Seat
 from tournaments.models import Player, Registration, Tournament
 
-from .. import selectors
-from ..models import ResultSubmission, WorkbookEvent
 from . import spec
 from .event import (
     Event,
@@ -32,6 +32,7 @@ from .event import (
     SeatEntry,
     StandingEntry,
     TableEntry,
+    content_digest,
     file_name,
     to_book,
 )
@@ -52,7 +53,7 @@ class Export:
 
 
 def organizer_of(tournament: Tournament) -> str:
-    from .. import national
+    from scoring import national
 
     return national.event_organizer(tournament)
 
@@ -85,7 +86,7 @@ def _raw_scores(sub: ResultSubmission) -> dict[int, float]:
 
 
 def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Event, list[Issue]]:
-    from .. import national
+    from scoring import national
 
     conf = selectors.settings_for(tournament)
     issues: list[Issue] = []
@@ -180,15 +181,13 @@ def _remember_export(tournament: Tournament, event: Event) -> None:
     """Record the exported event's id and content on the tournament, so importing its workbook
     on this site recognises the tournament instead of creating a second one. An imported event
     keeps what its file said; an id another event already holds is left to that event."""
-    from .importer import _digest
-
     stored = WorkbookEvent.objects.filter(tournament=tournament).first()
     if stored is not None and stored.imported_at is not None:
         return
     if WorkbookEvent.objects.filter(event_id=event.event_id).exclude(tournament=tournament).exists():
         return
     WorkbookEvent.objects.update_or_create(tournament=tournament, defaults={
-        "event_id": event.event_id, "digest": _digest(event)})
+        "event_id": event.event_id, "digest": content_digest(event)})
 
 
 def remember_organizer(tournament: Tournament, organizer: str, *, actor: Any = None) -> None:

@@ -11,8 +11,8 @@ import sys
 from typing import Any
 
 from config.commands import DomainCommand
-from scoring.workbook import export as wb_export
 from tournaments.models import Tournament
+from workbook import export as wb_export
 
 
 class Command(DomainCommand):

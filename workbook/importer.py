@@ -19,13 +19,11 @@ tables, seats, results and the standings as written), in one transaction per fil
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 import os
 import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -34,6 +32,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from engine.endings import Ending
+from scoring import selectors
+from scoring.models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
 from tables.models import Game, Seat, Table
 from tournaments import audit
 from tournaments.identity import Candidate, probable_duplicates
@@ -46,10 +46,9 @@ from tournaments.models import (
     normalise_name,
 )
 
-from .. import selectors
-from ..models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
 from . import spec
-from .event import Event, Registrant
+from .event import Event, Registrant, content_digest
+from .export import event_of
 from .files import WorkbookFileError, open_book
 from .validate import Issue, check
 
@@ -122,11 +121,6 @@ class PlayerIndex:
         return [c for c in {c.player_id: c for c in pool}.values() if c.player_id != exclude]
 
 
-def _digest(event: Event) -> str:
-    data = json.dumps(asdict(event), default=str, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(data.encode()).hexdigest()
-
-
 def _may_replace(actor: Any, tournament: Tournament) -> bool:
     if actor is None:  # the command line: the server's own operator
         return True
@@ -174,7 +168,7 @@ def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: 
         report.issues.append(Issue("WB-ROUNDS", spec.TORNEO, "D6",
                                    {"max": MAX_GAMES, "rounds": max(event.planned_rounds, len(event.rounds))}))
         return report
-    digest = _digest(event)
+    digest = content_digest(event)
     existing = WorkbookEvent.objects.filter(event_id=event.event_id).select_related("tournament").first()
     if existing is not None and existing.imported_at is None:
         return _run_here(existing, event, digest, report)
@@ -206,11 +200,9 @@ def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: 
 
 def _run_here(existing: WorkbookEvent, event: Event, digest: str, report: FileReport) -> FileReport:
     """The workbook of a tournament run on this site (its export recorded the event id)."""
-    from .export import event_of
-
     tournament = existing.tournament
     report.tournament = tournament.slug
-    if digest in (existing.digest, _digest(event_of(tournament)[0])):
+    if digest in (existing.digest, content_digest(event_of(tournament)[0])):
         report.status = UNCHANGED
         return report
     report.issues.append(Issue("WB-FILE", params={"what": _(

@@ -9,7 +9,9 @@ players who sat at a table. Free text goes through :func:`tournaments.spreadshee
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
 
 from tournaments.spreadsheets import safe_cell
 
@@ -92,6 +94,12 @@ class Event:
 
     def played_ids(self) -> set[int]:
         return {s.id for r in self.rounds for t in r.tables for s in t.seats if s.id > 0}
+
+
+def content_digest(event: Event) -> str:
+    """What an event says, as one hash: its export remembers it, its import compares it."""
+    data = json.dumps(asdict(event), default=str, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(data.encode()).hexdigest()
 
 
 def file_name(event: Event, ext: str = ".xls") -> str:

@@ -48,13 +48,13 @@ def workbook_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     and the download (refused, with the reasons, while the ranking would refuse the file)."""
     if request.method == "POST":
         wb_export.remember_organizer(tournament, request.POST.get("organizer", ""), actor=request.user)
-        return redirect("scoring:workbook", slug=tournament.slug)
+        return redirect("workbook:export", slug=tournament.slug)
     fmt = request.GET.get("download", "")
     result = wb_export.export(tournament, fmt=fmt if fmt in CONTENT_TYPES else "xls",
                               write_file=fmt in CONTENT_TYPES)
     if fmt in CONTENT_TYPES and result.ok:
         return _file_response(result, fmt)
-    return render(request, "scoring/workbook.html", {
+    return render(request, "workbook/workbook.html", {
         "tournament": tournament, "result": result, "organizer": result.event.organizer,
         "refused": fmt in CONTENT_TYPES and not result.ok, "type_label": result.event.type_label,
     }, status=400 if fmt in CONTENT_TYPES and not result.ok else 200)
@@ -90,13 +90,13 @@ def import_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         files = request.FILES.getlist("files")
         if not files:
-            return render(request, "scoring/workbook_import.html", {
+            return render(request, "workbook/workbook_import.html", {
                 "error": _("Choose one or more workbooks (.xls or .xlsx).")}, status=400)
         reports = importer.import_many(_uploaded(files), actor=request.user)
         if request.POST.get("part") == "rows":
-            return render(request, "scoring/_workbook_import_rows.html", {"reports": reports})
+            return render(request, "workbook/_workbook_import_rows.html", {"reports": reports})
     slugs = {r.tournament for r in reports if r.tournament}
-    return render(request, "scoring/workbook_import.html", {
+    return render(request, "workbook/workbook_import.html", {
         "reports": reports, "tournaments": {t.slug: t for t in Tournament.objects.filter(slug__in=slugs)},
     }, status=400 if reports and all(r.status == importer.REFUSED for r in reports) else 200)
 
