@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "tables",
     "scoring",
     "workbook",
+    "history",
     "publishing",
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]

@@ -20,6 +20,7 @@ api_patterns = [
     path("", include("tables.api_urls")),
     path("", include("tables.referee_api_urls")),
     path("", include("workbook.api_urls")),
+    path("", include("history.api_urls")),
     path("", include("scoring.api_urls")),
 ]
 
@@ -41,6 +42,7 @@ urlpatterns = [
     path("", include("tables.referee_urls")),
     path("", include("tables.urls")),
     path("", include("workbook.urls")),
+    path("", include("history.urls")),
     path("", include("scoring.urls")),
     path("clubs/", include("tournaments.club_urls")),
     path("", include("publishing.urls")),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, history_api, national_api, season_api
+from . import api, national_api, season_api
 
 urlpatterns = [
     path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="api-standings"),
@@ -18,8 +18,6 @@ urlpatterns = [
          name="api-season-evenings-attach"),
     path("seasons/<id:pk>/evenings/detach/", season_api.SeasonEveningDetachAPI.as_view(),
          name="api-season-evenings-detach"),
-    path("players/<id:pk>/history/", history_api.PlayerHistoryAPI.as_view(), name="api-player-history"),
-    path("players/<id:pk>/versus/<id:other>/", history_api.HeadToHeadAPI.as_view(), name="api-head-to-head"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="api-national-ranking"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="api-national-ranking-year"),
     path("scoring/results/<id:pk>/withdraw/", api.WithdrawCorrectionAPI.as_view(), name="api-result-withdraw"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import history_views, national_views, season_views, views
+from . import national_views, season_views, views
 
 app_name = "scoring"
 urlpatterns = [
@@ -29,8 +29,4 @@ urlpatterns = [
     path("clubs/<id:club>/seasons/<id:pk>/evenings/new/", season_views.evening_new, name="season-evening"),
     path("clubs/<id:club>/seasons/<id:pk>/evenings/attach/", season_views.evening_attach, name="season-attach"),
     path("clubs/<id:club>/seasons/<id:pk>/evenings/detach/", season_views.evening_detach, name="season-detach"),
-    # one history per player, every event on this instance
-    path("players/<id:pk>/", history_views.player_history, name="player-history"),
-    path("players/<id:pk>/opponents/", history_views.opponents, name="player-opponents"),
-    path("players/<id:pk>/versus/<id:other>/", history_views.head_to_head, name="head-to-head"),
 ]

@@ -120,7 +120,7 @@ EXPECTED: dict[str, Any] = {
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
     "scoring:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
     # a player's history across events and head-to-head: public and read-only
-    "scoring:player-history": READ, "scoring:player-opponents": READ, "scoring:head-to-head": READ,
+    "history:player": READ, "history:opponents": READ, "history:head-to-head": READ,
     "api-player-history": READ, "api-head-to-head": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     # a private link: its landing page reads; its button (POST) opens it for whoever holds it

@@ -1,5 +1,5 @@
 """A player's public history across events and their head-to-head with another player
-(``scoring.history``): names and clubs only, never personal data."""
+(``history.selectors``): names and clubs only, never personal data."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments.models import Player
 
-from . import history
+from . import selectors as history
 
 
 def _player(pk: int) -> Player:
@@ -18,7 +18,7 @@ def _player(pk: int) -> Player:
 
 @require_GET
 def player_history(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "scoring/player_history.html", history.history(_player(pk)))
+    return render(request, "history/player_history.html", history.history(_player(pk)))
 
 
 @require_GET
@@ -29,10 +29,10 @@ def opponents(request: HttpRequest, pk: int) -> HttpResponse:
     query = (request.GET.get("q") or "").strip()[:60]
     ctx = {"player": player, "query": query, "found": history.opponents(player, query), "searched": True}
     if getattr(request, "htmx", False):
-        return render(request, "scoring/_opponents.html", ctx)
-    return render(request, "scoring/player_history.html", {**history.history(player), **ctx})
+        return render(request, "history/_opponents.html", ctx)
+    return render(request, "history/player_history.html", {**history.history(player), **ctx})
 
 
 @require_GET
 def head_to_head(request: HttpRequest, pk: int, other: int) -> HttpResponse:
-    return render(request, "scoring/head_to_head.html", history.head_to_head(_player(pk), _player(other)))
+    return render(request, "history/head_to_head.html", history.head_to_head(_player(pk), _player(other)))

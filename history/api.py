@@ -1,4 +1,4 @@
-"""REST API of a player's public history and head-to-head (``scoring.history``): read-only,
+"""REST API of a player's public history and head-to-head (``history.selectors``): read-only,
 names and clubs only."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from tournaments.models import Player
 
-from . import history
+from . import selectors as history
 
 
 class HistoryPlayerSerializer(serializers.Serializer):

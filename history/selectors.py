@@ -18,12 +18,11 @@ from typing import Any
 from django.db.models import Q
 
 from engine.exact import decimal
+from scoring import national_selectors
+from scoring import selectors as sel
+from scoring.models import Confirmation, ResultSubmission, ScoringSettings
 from tables.models import Seat
 from tournaments.models import Player, Tournament, normalise_name
-
-from . import national_selectors
-from . import selectors as sel
-from .models import Confirmation, ResultSubmission, ScoringSettings
 
 MAX_MATCHES = 20  # players a head-to-head search lists
 
