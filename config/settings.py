@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "scoring",
     "workbook",
     "history",
+    "seasons",
     "publishing",
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]

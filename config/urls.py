@@ -21,6 +21,7 @@ api_patterns = [
     path("", include("tables.referee_api_urls")),
     path("", include("workbook.api_urls")),
     path("", include("history.api_urls")),
+    path("", include("seasons.api_urls")),
     path("", include("scoring.api_urls")),
 ]
 
@@ -43,6 +44,7 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("workbook.urls")),
     path("", include("history.urls")),
+    path("", include("seasons.urls")),
     path("", include("scoring.urls")),
     path("clubs/", include("tournaments.club_urls")),
     path("", include("publishing.urls")),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, national_api, season_api
+from . import api, national_api
 
 urlpatterns = [
     path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="api-standings"),
@@ -10,14 +10,6 @@ urlpatterns = [
          name="api-game-finish"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="api-result-confirm"),
-    path("clubs/<id:club>/seasons/", season_api.ClubSeasonsAPI.as_view(), name="api-club-seasons"),
-    path("seasons/<id:pk>/", season_api.SeasonAPI.as_view(), name="api-season"),
-    path("seasons/<id:pk>/standings/", season_api.SeasonStandingsAPI.as_view(), name="api-season-standings"),
-    path("seasons/<id:pk>/evenings/", season_api.SeasonEveningsAPI.as_view(), name="api-season-evenings"),
-    path("seasons/<id:pk>/evenings/attach/", season_api.SeasonEveningAttachAPI.as_view(),
-         name="api-season-evenings-attach"),
-    path("seasons/<id:pk>/evenings/detach/", season_api.SeasonEveningDetachAPI.as_view(),
-         name="api-season-evenings-detach"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="api-national-ranking"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="api-national-ranking-year"),
     path("scoring/results/<id:pk>/withdraw/", api.WithdrawCorrectionAPI.as_view(), name="api-result-withdraw"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import national_views, season_views, views
+from . import national_views, views
 
 app_name = "scoring"
 urlpatterns = [
@@ -21,12 +21,4 @@ urlpatterns = [
     path("ranking/<id:year>/", national_views.year_page, name="national-year"),
     path("ranking/<id:year>/player/<id:pk>/", national_views.player_page, name="national-player"),
     path("ranking/<id:year>/export.<str:fmt>", national_views.export, name="national-export"),
-    # a club's seasons (Campionato periodico)
-    path("clubs/<id:club>/seasons/new/", season_views.season_create, name="season-create"),
-    path("clubs/<id:club>/seasons/<id:pk>/", season_views.season_page, name="season"),
-    path("clubs/<id:club>/seasons/<id:pk>/standings/", season_views.season_standings, name="season-standings"),
-    path("clubs/<id:club>/seasons/<id:pk>/edit/", season_views.season_edit, name="season-edit"),
-    path("clubs/<id:club>/seasons/<id:pk>/evenings/new/", season_views.evening_new, name="season-evening"),
-    path("clubs/<id:club>/seasons/<id:pk>/evenings/attach/", season_views.evening_attach, name="season-attach"),
-    path("clubs/<id:club>/seasons/<id:pk>/evenings/detach/", season_views.evening_detach, name="season-detach"),
 ]

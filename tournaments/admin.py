@@ -11,7 +11,6 @@ from .models import (
     Invitation,
     Player,
     Registration,
-    Season,
     Tournament,
     TournamentRole,
     Withdrawal,
@@ -134,12 +133,3 @@ class InvitationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: object) -> bool:
         return False
-
-
-@admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    """A club's season; its pages (the club's page → Seasons) check and audit every change."""
-
-    list_display = ("name", "club", "year", "rule", "best_n", "preset")
-    list_filter = ("club", "year", "rule")
-    list_select_related = ("club",)

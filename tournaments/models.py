@@ -108,15 +108,15 @@ class Season(models.Model):
     (``Tournament.season``), each with its rounds, and the season's standings combine them by
     ``rule``.
 
-    It lives here, next to ``Club`` and ``Tournament``, because a tournament points to its season
-    and ``tournaments`` may not import ``scoring`` (engine <- tournaments <- tables <- scoring).
-    What reads results lives in ``scoring``: the rule's arithmetic (``scoring.season_standings``,
-    pure, over each evening's counted results, with the same tie-break metrics as an event), its
-    read (``scoring.season_selectors``) and the writes that check the tie-break keys and the
-    format preset against scoring's registries (``scoring.seasons``)."""
+    It lives here, next to ``Club`` and ``Tournament``, because a tournament points to its season;
+    everything else of a season is the ``seasons`` app's (above scoring): the rule's arithmetic
+    (``seasons.standings``, pure, over each evening's counted results, with the same tie-break
+    metrics as an event), its read (``seasons.selectors``), the writes that check the tie-break
+    keys and the format preset against scoring's registries (``seasons.services``), and the
+    evenings (``seasons.evenings``)."""
 
     class Rule(models.TextChoices):
-        # the codes of scoring.season_standings.RULES
+        # the codes of seasons.standings.RULES
         SUM = "sum", _("Sum of every evening")
         BEST_EVENINGS = "best_evenings", _("Best N evenings")
         BEST_GAMES = "best_games", _("Best N games")

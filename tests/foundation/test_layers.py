@@ -1,5 +1,5 @@
 """The apps depend one way: engine <- tournaments <- tables <- scoring <- the feature apps
-(workbook, history, publishing) (docs/architecture.md, "The parts and their direction").
+(workbook, history, seasons, publishing) (docs/architecture.md, "The parts and their direction").
 
 Checked on the source (AST) of every module of each app, so an import hidden inside a function
 counts too: an app never imports one above it (tournaments imports neither tables nor scoring,
@@ -18,7 +18,7 @@ from tests.engine.test_purity import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 # each may import only those before it; the feature apps sit above the three apps they read
-LAYERS = ("engine", "tournaments", "tables", "scoring", "workbook", "history", "publishing")
+LAYERS = ("engine", "tournaments", "tables", "scoring", "workbook", "history", "seasons", "publishing")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
 
 
@@ -33,7 +33,7 @@ def upward(source: str, package: str) -> list[str]:
 def test_the_scan_sees_every_app() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in MODULES}
     assert {"tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
-            "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py",
+            "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py",
             "publishing/management/commands/publish_tournament.py"} <= names
 
 

@@ -157,15 +157,15 @@ EXPECTED: dict[str, Any] = {
     "clubs:list": READ, "clubs:detail": READ, "clubs:create": {"post": FEDERATION},
     "clubs:admin_add": {"post": FEDERATION}, "clubs:admin_remove": {"post": FEDERATION},
     # a club's seasons: public standings; the club's admins and federation admins run them
-    "scoring:season": READ, "scoring:season-standings": READ, "api-season-standings": READ,
+    "seasons:season": READ, "seasons:standings": READ, "api-season-standings": READ,
     **{name: {"post": {"club_admin"} | FEDERATION}
-       for name in ("scoring:season-create", "scoring:season-edit", "scoring:season-evening", "api-club-seasons",
+       for name in ("seasons:create", "seasons:edit", "seasons:evening", "api-club-seasons",
                     "api-season-evenings")},
     "api-season": {"patch": {"club_admin"} | FEDERATION},
     # an existing tournament joins or leaves the season: its club's admins, federation admins and
     # the organizer of that tournament (here the demo tournament, the club's evening)
     **{name: {"post": ORGANIZER | FEDERATION}
-       for name in ("scoring:season-attach", "scoring:season-detach", "api-season-evenings-attach",
+       for name in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
                     "api-season-evenings-detach")},
     # federation admins appoint and revoke federation admins; club admins (their clubs' players)
     # and federation admins (every player) decide on probable duplicates

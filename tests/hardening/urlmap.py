@@ -172,9 +172,9 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:list": lambda w: {}, "clubs:create": lambda w: {},
     "clubs:detail": lambda w: {"pk": w.club}, "clubs:admin_add": lambda w: {"pk": w.club},
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
-    "scoring:season-create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
-    **{f"scoring:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
-       for n in ("season", "season-standings", "season-edit", "season-evening", "season-attach", "season-detach")},
+    "seasons:create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
+    **{f"seasons:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
+       for n in ("season", "standings", "edit", "evening", "attach", "detach")},
     **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings",
                                                    "api-season-evenings-attach", "api-season-evenings-detach")},
     "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
@@ -245,7 +245,7 @@ BODY: dict[str, Callable[[World], Any]] = {
     "api-publish": lambda w: _publish_document(w),
     # the demo tournament, an evening of the club's season (``_season``)
     **{n: (lambda w: {"tournament": _tournament_pk(w)})
-       for n in ("scoring:season-attach", "scoring:season-detach", "api-season-evenings-attach",
+       for n in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
                  "api-season-evenings-detach")},
 }
 

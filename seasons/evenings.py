@@ -2,7 +2,7 @@
 the date of the next one, and carrying the last evening's players over to the next.
 
 What needs scoring (the tie-break keys, the format presets, the standings) is in
-``scoring.seasons`` and ``scoring.season_selectors``: this module may not import them.
+``seasons.services`` and ``seasons.selectors``.
 """
 
 from __future__ import annotations
@@ -14,16 +14,15 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from config.errors import PermissionDeniedError
-
-from . import audit, clubs
-from .models import Club, Registration, Season, Tournament
-from .names import by_name
-from .services import registration_snapshot
+from tournaments import audit, clubs
+from tournaments.models import Club, Registration, Season, Tournament
+from tournaments.names import by_name
+from tournaments.services import registration_snapshot
 
 
 def may_manage(user: Any, club: Club) -> bool:
     """A club's admins and the federation admins create and change its seasons and evenings."""
-    return clubs.is_club_admin(user, club) or clubs.is_federation_admin(user)
+    return clubs.may_manage_seasons(user, club)
 
 
 def require_manager(actor: Any, club: Club) -> None:
@@ -35,7 +34,7 @@ def require_manager(actor: Any, club: Club) -> None:
 def may_change_evenings(user: Any, season: Season, tournament: Tournament) -> bool:
     """Who attaches a tournament to a season or detaches it: the season's managers, and an
     organizer of that tournament when it is the same club's."""
-    from .permissions import is_organizer
+    from tournaments.permissions import is_organizer
 
     if may_manage(user, season.club):
         return True
@@ -80,7 +79,7 @@ def carry_over_registrations(source: Tournament, target: Tournament, *, actor: A
     """Register in ``target`` every player registered in ``source`` (same club's evenings, so the
     personal data entered for the last evening comes along); check-ins are not carried over.
     Audited per registration (``registration.carry_over``)."""
-    from .permissions import is_organizer
+    from tournaments.permissions import is_organizer
 
     if not is_organizer(actor, target):
         raise PermissionDeniedError(_("Only an organizer of this tournament may do this."), rule="ROLE")

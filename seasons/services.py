@@ -1,7 +1,7 @@
 """Writes of a club season (*Campionato periodico*): create and change a season, and its next
 evening in one action.
 
-Only the club's admins and federation admins may (``tournaments.seasons.may_manage``); every
+Only the club's admins and federation admins may (``seasons.evenings.may_manage``); every
 change is audited (``season.create``, ``season.update``, ``season.evening``, ``season.attach``,
 ``season.detach``). The season model
 lives in ``tournaments`` (a tournament points to its season); its checks live here because they
@@ -25,15 +25,15 @@ from django.utils.translation import gettext as _
 
 from config import live
 from config.errors import ConflictError, DomainError
+from scoring.services import apply_preset
+from scoring.standings import METRICS
 from tournaments import audit, formats
-from tournaments import seasons as club_seasons
 from tournaments import services as tournament_services
 from tournaments.dates import parse_date
 from tournaments.models import Club, Registration, Season, Tournament
 
-from . import season_standings as ss
-from .services import apply_preset
-from .standings import METRICS
+from . import evenings as club_seasons
+from . import standings as ss
 
 FIELDS = ("name", "year", "starts_on", "ends_on", "rule", "best_n", "tiebreaks", "preset", "evening_games")
 

@@ -1,4 +1,4 @@
-"""Forms of the season pages: they keep what was typed; ``scoring.seasons`` checks and writes."""
+"""Forms of the season pages: they keep what was typed; ``seasons.services`` checks and writes."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring.standings import METRICS
 from tournaments import formats, labels
 from tournaments.dates import DateField
 from tournaments.models import Season
-
-from .standings import METRICS
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -39,7 +38,7 @@ class ChainWidget(forms.MultiWidget):
 
 
 class ChainField(forms.MultiValueField):
-    """The tie-breaks in order, as the comma-separated keys ``scoring.seasons`` checks."""
+    """The tie-breaks in order, as the comma-separated keys ``seasons.services`` checks."""
 
     widget = ChainWidget
 

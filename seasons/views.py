@@ -1,7 +1,7 @@
 """Season pages, under their club: the public standings with explained tie-breaks and the
 evenings; for the club's admins (and federation admins) creating and editing the season and the
 next evening in two clicks (the button, then the confirmation). Writes go through
-``scoring.seasons``."""
+``seasons.services``."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.errors import ConflictError, DomainError
 from config.refusals import add_to_form, refuse
-from tournaments import seasons as club_seasons
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Club, Season, Tournament
 
-from . import season_selectors, seasons
-from .season_forms import EveningForm, SeasonForm
+from . import evenings as club_seasons
+from . import selectors as season_selectors
+from . import services as seasons
+from .forms import EveningForm, SeasonForm
 
 
 def _season(club: int, pk: int) -> Season:
@@ -64,14 +65,14 @@ def _context(request: HttpRequest, season: Season) -> dict[str, Any]:
 @require_GET
 def season_page(request: HttpRequest, club: int, pk: int) -> HttpResponse:
     season = _season(club, pk)
-    return render(request, "scoring/season.html", _context(request, season))
+    return render(request, "seasons/season.html", _context(request, season))
 
 
 @require_GET
 def season_standings(request: HttpRequest, club: int, pk: int) -> HttpResponse:
     """The standings alone: the club page loads the current season's with htmx."""
     season = _season(club, pk)
-    return render(request, "scoring/_season_table.html", _context(request, season))
+    return render(request, "seasons/_season_table.html", _context(request, season))
 
 
 @require_http_methods(["GET", "POST"])
@@ -86,9 +87,9 @@ def season_create(request: HttpRequest, club: Club) -> HttpResponse:
             add_to_form(form, exc)
         else:
             messages.success(request, _("Season %(name)s created.") % {"name": season.name})
-            return redirect("scoring:season", club=club.pk, pk=season.pk)
+            return redirect("seasons:season", club=club.pk, pk=season.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/season_form.html", {"form": form, "club": club, "season": None}, status=status)
+    return render(request, "seasons/season_form.html", {"form": form, "club": club, "season": None}, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -103,9 +104,9 @@ def season_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
             add_to_form(form, exc)
         else:
             messages.success(request, _("Season saved."))
-            return redirect("scoring:season", club=club.pk, pk=season.pk)
+            return redirect("seasons:season", club=club.pk, pk=season.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/season_form.html", {"form": form, "club": club, "season": season},
+    return render(request, "seasons/season_form.html", {"form": form, "club": club, "season": season},
                   status=status)
 
 
@@ -123,7 +124,7 @@ def evening_new(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
                                           number=form.cleaned_data["number"])
         except ConflictError as exc:  # the same confirmation tapped twice: the evening exists
             messages.info(request, exc.message)
-            return redirect("scoring:season", club=club.pk, pk=season.pk)
+            return redirect("seasons:season", club=club.pk, pk=season.pk)
         except DomainError as exc:
             add_to_form(form, exc)
         else:
@@ -131,7 +132,7 @@ def evening_new(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
                              % {"name": evening.name, "n": evening.registrations.count()})
             return redirect("tournaments:manage", slug=evening.slug)
     status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/season_evening.html",
+    return render(request, "seasons/season_evening.html",
                   {"form": form, "club": club, "season": season, "plan": plan}, status=status)
 
 
@@ -148,14 +149,14 @@ def evening_attach(request: HttpRequest, club: int, pk: int) -> HttpResponse:
     """An existing tournament of the club becomes an evening of the season."""
     season = _season(club, pk)
     if not request.user.is_authenticated:
-        return redirect_to_login(reverse("scoring:season", args=[club, pk]))
+        return redirect_to_login(reverse("seasons:season", args=[club, pk]))
     try:
         tournament = _tournament(request)
         if seasons.attach_evening(season, tournament, actor=request.user):
             messages.success(request, _("%(name)s is now an evening of the season.") % {"name": tournament.name})
     except DomainError as exc:
         refuse(request, exc)
-    return redirect("scoring:season", club=club, pk=pk)
+    return redirect("seasons:season", club=club, pk=pk)
 
 
 @require_POST
@@ -163,11 +164,11 @@ def evening_detach(request: HttpRequest, club: int, pk: int) -> HttpResponse:
     """An evening leaves the season (it stays a tournament of the club, with its results)."""
     season = _season(club, pk)
     if not request.user.is_authenticated:
-        return redirect_to_login(reverse("scoring:season", args=[club, pk]))
+        return redirect_to_login(reverse("seasons:season", args=[club, pk]))
     try:
         tournament = _tournament(request)
         seasons.detach_evening(season, tournament, actor=request.user)
         messages.success(request, _("%(name)s is no longer an evening of the season.") % {"name": tournament.name})
     except DomainError as exc:
         refuse(request, exc)
-    return redirect("scoring:season", club=club, pk=pk)
+    return redirect("seasons:season", club=club, pk=pk)

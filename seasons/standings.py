@@ -27,9 +27,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine.exact import number
-
-from . import standings as st
-from .ranking import rules_for
+from scoring import standings as st
+from scoring.ranking import rules_for
 
 SUM, BEST_EVENINGS, BEST_GAMES, ROUNDS_2024 = "sum", "best_evenings", "best_games", "rounds_2024"
 RULES = (SUM, BEST_EVENINGS, BEST_GAMES, ROUNDS_2024)

@@ -16,13 +16,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.exact import decimal
+from scoring import selectors
+from scoring import standings as st
 from tournaments import labels
 from tournaments.models import Season, Tournament
 
-from . import season_standings as ss
-from . import selectors
-from . import standings as st
-from .seasons import chain_of
+from . import standings as ss
+from .services import chain_of
 
 
 def scored_evenings(season: Season) -> QuerySet[Tournament]:

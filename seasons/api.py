@@ -1,5 +1,5 @@
 """REST API of a club's seasons: the same reads and writes as the season pages (reads public;
-writes by the club's admins and federation admins, through ``scoring.seasons``)."""
+writes by the club's admins and federation admins, through ``seasons.services``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from rest_framework.views import APIView
 from tables.api import _validated
 from tournaments.models import Club, Registration, Season, Tournament
 
-from . import season_selectors, seasons
+from . import selectors as season_selectors
+from . import services as seasons
 
 
 class SeasonSerializer(serializers.ModelSerializer):
