@@ -29,10 +29,9 @@ from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError, Refusal
 from engine import exact
-from tournaments import hooks
 from tournaments.models import Club, Player, Registration, Tournament
 
-from . import schema
+from . import schema, selectors
 from .models import ClubToken, PublishedTournament, PublishState, digest_of
 
 FORMAT = schema.FORMAT
@@ -94,10 +93,8 @@ def authenticate(header: str | None) -> ClubToken:
 
 def content_of(tournament: Tournament) -> dict[str, Any]:
     """What the instance receives about ``tournament`` (no personal data beyond public names).
-    Its games, seats, results and standings come from scoring (``hooks.published_play``)."""
-    play: dict[str, Any] = {"games": [], "standings": {}, "seated": set()}
-    for hook in hooks.published_play:
-        play.update(hook(tournament))
+    Its games, seats, results and standings come from tables and scoring (``selectors.play_of``)."""
+    play = selectors.play_of(tournament)
     player_ids = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     player_ids |= play["seated"]
     players = Player.objects.filter(pk__in=player_ids).select_related("club").order_by("pk")
