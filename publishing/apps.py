@@ -18,7 +18,7 @@ class PublishingConfig(AppConfig):
 
         services.set_materialiser(copies.materialise, copies.edited)  # a published copy: a real tournament
         pre_delete.connect(_published_copy_deleted, sender=PublishedTournament,
-                           dispatch_uid="tournaments.publishing.copy_deleted")
+                           dispatch_uid="publishing.copy_deleted")
 
 
 def _published_copy_deleted(sender: object, instance: object, **kwargs: object) -> None:
