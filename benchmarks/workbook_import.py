@@ -30,7 +30,7 @@ TARGET_S = 60.0
 
 
 def _events(n_events: int, n_players: int, rnd: random.Random) -> list[object]:
-    from scoring.workbook.event import (
+    from workbook.event import (
         Event,
         Registrant,
         RoundEntry,
@@ -38,7 +38,7 @@ def _events(n_events: int, n_players: int, rnd: random.Random) -> list[object]:
         StandingEntry,
         TableEntry,
     )
-    from scoring.workbook.spec import TYPES
+    from workbook.spec import TYPES
 
     people = [(f"Nome{i}", f"Cognome{i}", dt.date(1960, 1, 1) + dt.timedelta(days=rnd.randrange(15000)),
                100000 + i if i % 3 == 0 else None) for i in range(n_players)]
@@ -80,8 +80,8 @@ def write_year(folder: Path, n_events: int, n_players: int, *, parts: int = 1,
                seed: int = 2025) -> tuple[int, float]:
     """A year of ``n_events`` workbooks written into ``folder`` (into ``folder/1`` … ``folder/parts``
     when ``parts`` > 1, the events in date order): (bytes written, seconds)."""
-    from scoring.workbook.event import file_name, to_book
-    from scoring.workbook.files import write
+    from workbook.event import file_name, to_book
+    from workbook.files import write
 
     t0 = time.perf_counter()
     events = _events(n_events, n_players, random.Random(seed))

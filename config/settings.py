@@ -58,6 +58,10 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "workbook",
+    "history",
+    "seasons",
+    "publishing",
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 

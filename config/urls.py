@@ -15,9 +15,13 @@ from config.live import server_time, set_language
 register_converter(IdConverter, "id")
 
 api_patterns = [
+    path("", include("publishing.api_urls")),
     path("", include("tournaments.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("tables.referee_api_urls")),
+    path("", include("workbook.api_urls")),
+    path("", include("history.api_urls")),
+    path("", include("seasons.api_urls")),
     path("", include("scoring.api_urls")),
 ]
 
@@ -38,8 +42,12 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("", include("tables.referee_urls")),
     path("", include("tables.urls")),
+    path("", include("workbook.urls")),
+    path("", include("history.urls")),
+    path("", include("seasons.urls")),
     path("", include("scoring.urls")),
     path("clubs/", include("tournaments.club_urls")),
+    path("", include("publishing.urls")),
     path("", include("tournaments.urls")),
 ]
 

@@ -1,7 +1,6 @@
-from django.urls import path, re_path
+from django.urls import path
 
-from . import api, history_api, national_api, season_api
-from .workbook import views as workbook_views
+from . import api, national_api
 
 urlpatterns = [
     path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="api-standings"),
@@ -9,23 +8,8 @@ urlpatterns = [
     path("scoring/tournaments/<slug:slug>/ranking/", api.RankingAPI.as_view(), name="api-event-ranking"),
     path("scoring/tournaments/<slug:slug>/games/<id:number>/finish/", api.FinishGameAPI.as_view(),
          name="api-game-finish"),
-    path("scoring/tournaments/<slug:slug>/workbook/", workbook_views.WorkbookAPI.as_view(),
-         name="api-workbook"),
-    re_path(r"^scoring/tournaments/(?P<slug>[-a-zA-Z0-9_]+)/workbook/(?P<fmt>xlsx?)/$",
-            workbook_views.WorkbookFileAPI.as_view(), name="api-workbook-file"),
-    path("scoring/workbooks/import/", workbook_views.WorkbookImportAPI.as_view(), name="api-workbook-import"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="api-result-confirm"),
-    path("clubs/<id:club>/seasons/", season_api.ClubSeasonsAPI.as_view(), name="api-club-seasons"),
-    path("seasons/<id:pk>/", season_api.SeasonAPI.as_view(), name="api-season"),
-    path("seasons/<id:pk>/standings/", season_api.SeasonStandingsAPI.as_view(), name="api-season-standings"),
-    path("seasons/<id:pk>/evenings/", season_api.SeasonEveningsAPI.as_view(), name="api-season-evenings"),
-    path("seasons/<id:pk>/evenings/attach/", season_api.SeasonEveningAttachAPI.as_view(),
-         name="api-season-evenings-attach"),
-    path("seasons/<id:pk>/evenings/detach/", season_api.SeasonEveningDetachAPI.as_view(),
-         name="api-season-evenings-detach"),
-    path("players/<id:pk>/history/", history_api.PlayerHistoryAPI.as_view(), name="api-player-history"),
-    path("players/<id:pk>/versus/<id:other>/", history_api.HeadToHeadAPI.as_view(), name="api-head-to-head"),
     path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="api-national-ranking"),
     path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="api-national-ranking-year"),
     path("scoring/results/<id:pk>/withdraw/", api.WithdrawCorrectionAPI.as_view(), name="api-result-withdraw"),

@@ -25,11 +25,6 @@ class ScoringConfig(AppConfig):
         pre_delete.connect(_tournament_deleted, sender=Tournament, dispatch_uid="scoring.national.tournament_deleted")
         pre_save.connect(_tournament_saving, sender=Tournament, dispatch_uid="scoring.national.tournament_saving")
         post_save.connect(_tournament_saved, sender=Tournament, dispatch_uid="scoring.national.tournament_saved")
-        from tournaments import publishing
-
-        from . import published
-
-        publishing.set_materialiser(published.materialise, published.edited)  # a published copy: a real tournament
 
 
 def _tournament_deleted(sender: object, instance: object, **kwargs: object) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.models import Game, Seat
 from tournaments import hooks
 from tournaments.models import Player, Registration, Tournament
 from tournaments.privacy import iso
@@ -55,58 +54,10 @@ def audit_context(ids: set[int]) -> dict[int, dict[str, Any]]:
             for sub in ResultSubmission.objects.filter(pk__in=ids).select_related("table__game")}
 
 
-VOLATILE = ("stamp", "computed_at", "generation")
-
-
-def published_play(tournament: Tournament) -> dict[str, Any]:
-    """A published tournament's games (tables, seats, counting result) and standings."""
-    games = list(Game.objects.filter(tournament=tournament).prefetch_related("tables").order_by("number"))
-    seats = list(Seat.objects.filter(game__tournament=tournament).order_by("table_id", "number"))
-    by_table: dict[int, list[Seat]] = {}
-    for seat in seats:
-        by_table.setdefault(seat.table_id, []).append(seat)
-    conf = selectors.settings_for(tournament)
-    counting = {state.table.pk: sub for state, sub in selectors.counted_results(tournament, conf)}
-    standings = selectors._standings(tournament)
-    return {
-        "games": [{
-            "number": g.number,
-            "status": g.status,
-            "rehearsal": g.rehearsal,
-            # the event's days (national ranking: its year and first round) come from these
-            "started_at": g.started_at.isoformat() if g.started_at else None,
-            "finished_at": g.finished_at.isoformat() if g.finished_at else None,
-            "tables": [{
-                "number": t.number,
-                "status": t.status,
-                "seats": [{"number": s.number, "player": s.player_id, "colour": s.colour}
-                          for s in by_table.get(t.pk, [])],
-                "result": _result(counting.get(t.pk)),
-            } for t in sorted(g.tables.all(), key=lambda t: t.number)],
-        } for g in games],
-        # when and by which process they were computed is not the event's: publishing again from
-        # a new process (or after the cache expired) is not a change of the tournament
-        "standings": {k: v for k, v in standings.items() if k not in VOLATILE},
-        "seated": {s.player_id for s in seats if s.player_id},
-        "scoring": {"preset": conf.preset, "method": conf.method, "tiebreaks": list(conf.tiebreaks or []),
-                    "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
-                    "club_changes": conf.club_changes or {}},
-        "ranking": {"organizer": national.event_organizer(tournament),
-                    "first_day": national.event_first_day(tournament).isoformat()},
-    }
-
-
-def _result(sub: Any) -> dict[str, Any] | None:
-    if sub is None:
-        return None
-    return {"version": sub.number, "kind": sub.kind, "ended_by": sub.ended_by, "scores": sub.scores}
-
-
 def register() -> None:
     hooks.register(hooks.tournament_changed, national.tournament_changed)
     hooks.register(hooks.players_changed, national.players_changed)
     hooks.register(hooks.player_data, player_data)
     hooks.register(hooks.player_erased, player_erased)
     hooks.register(hooks.players_merged, players_merged)
-    hooks.register(hooks.published_play, published_play)
     hooks.audit_context["scoring.ResultSubmission"] = audit_context

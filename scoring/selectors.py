@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.jsonexact import ExactJSONDecoder
-from engine.exact import decimal
+from engine import decimal
 from tables.models import Game, Seat, Table
 from tournaments import labels
 from tournaments.models import AuditEntry, Player, Registration, Tournament, display_name
@@ -371,7 +371,7 @@ def imported_rows(tournament: Tournament, results: Sequence[st.GameResult],
 
 
 def _published_row(s: dict[str, Any]) -> st.Row:
-    """A standings row stored by ``scoring.published``: every column the laptop computed."""
+    """A standings row stored by ``publishing.copies``: every column the laptop computed."""
     def number(cell: dict[str, Any], key: str) -> Any:
         return decimal(cell.get(key) or 0)  # a column an older laptop did not send: 0
 

@@ -1,7 +1,6 @@
 from django.urls import path
 
-from . import history_views, national_views, season_views, views
-from .workbook import views as workbook_views
+from . import national_views, views
 
 app_name = "scoring"
 urlpatterns = [
@@ -16,24 +15,10 @@ urlpatterns = [
     path("t/<slug:slug>/results/table/<id:pk>/enter/", views.enter_result, name="enter"),
     path("t/<slug:slug>/results/<id:pk>/confirm/", views.confirm, name="confirm"),
     path("t/<slug:slug>/results/<id:pk>/withdraw/", views.withdraw_correction, name="withdraw"),
-    path("t/<slug:slug>/results/workbook/", workbook_views.workbook_page, name="workbook"),
-    path("workbooks/import/", workbook_views.import_page, name="workbook-import"),
     path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),
     # national ranking (K-RANKING), every event on this instance
     path("ranking/", national_views.years_page, name="national"),
     path("ranking/<id:year>/", national_views.year_page, name="national-year"),
     path("ranking/<id:year>/player/<id:pk>/", national_views.player_page, name="national-player"),
     path("ranking/<id:year>/export.<str:fmt>", national_views.export, name="national-export"),
-    # a club's seasons (Campionato periodico)
-    path("clubs/<id:club>/seasons/new/", season_views.season_create, name="season-create"),
-    path("clubs/<id:club>/seasons/<id:pk>/", season_views.season_page, name="season"),
-    path("clubs/<id:club>/seasons/<id:pk>/standings/", season_views.season_standings, name="season-standings"),
-    path("clubs/<id:club>/seasons/<id:pk>/edit/", season_views.season_edit, name="season-edit"),
-    path("clubs/<id:club>/seasons/<id:pk>/evenings/new/", season_views.evening_new, name="season-evening"),
-    path("clubs/<id:club>/seasons/<id:pk>/evenings/attach/", season_views.evening_attach, name="season-attach"),
-    path("clubs/<id:club>/seasons/<id:pk>/evenings/detach/", season_views.evening_detach, name="season-detach"),
-    # one history per player, every event on this instance
-    path("players/<id:pk>/", history_views.player_history, name="player-history"),
-    path("players/<id:pk>/opponents/", history_views.opponents, name="player-opponents"),
-    path("players/<id:pk>/versus/<id:other>/", history_views.head_to_head, name="head-to-head"),
 ]

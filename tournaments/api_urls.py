@@ -1,9 +1,8 @@
 from django.urls import path
 
-from . import api, invitation_api, iscritti_api, privacy_api, publish_api
+from . import api, invitation_api, iscritti_api, privacy_api
 
 urlpatterns = [
-    path("publish/tournaments/<slug:slug>/", publish_api.PublishTournament.as_view(), name="api-publish"),
     path("clubs/", api.ClubList.as_view(), name="api-clubs"),
     path("players/", api.PlayerList.as_view(), name="api-players"),
     path("players/<id:pk>/", api.PlayerDetail.as_view(), name="api-player"),

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.errors import DomainError
 from config.refusals import add_to_form, refuse
 
-from . import clubs, seasons, selectors
+from . import clubs, selectors
 from .forms import ClubAdminForm, ClubSetupForm
 from .models import Club, ClubRole, Tournament
 from .names import by_name
@@ -58,7 +58,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "federation": federation,
         "is_admin": clubs.is_club_admin(request.user, club),
         "seasons": club.seasons.order_by("-year", "-pk"),
-        "season_manager": seasons.may_manage(request.user, club),
+        "season_manager": clubs.may_manage_seasons(request.user, club),
         "admins": club.roles.select_related("user") if federation else [],
         "form": ClubAdminForm(),
     })

@@ -54,6 +54,11 @@ def is_club_admin(user: Any, club: Club | int) -> bool:
     return ClubRole.objects.filter(club_id=club_id, user=user, role=ClubRole.Role.ADMIN).exists()
 
 
+def may_manage_seasons(user: Any, club: Club) -> bool:
+    """A club's admins and the federation admins create and change its seasons and evenings."""
+    return is_club_admin(user, club) or is_federation_admin(user)
+
+
 def administered_clubs(user: Any) -> QuerySet[Club]:
     """The clubs ``user`` may name as a tournament's organising club: their own as club admin;
     every club for a federation admin or staff."""

@@ -57,11 +57,6 @@ audit_context: dict[str, Callable[[set[int]], dict[int, dict[str, Any]]]] = {}
 # 0 before the first): a withdrawal takes effect from the game after it.
 games_under_way: list[Callable[[Tournament], int]] = []
 
-# What a tournament published to the clubs' instance carries beyond its own fields and players
-# (scoring: "games" with tables, seats and counting results, "standings", and the ids of every
-# seated player).
-published_play: list[Callable[[Tournament], dict[str, Any]]] = []
-
 
 def call(hooks: list[Callable[..., Any]], *args: Any) -> None:
     """Call every registered function of ``hooks`` with ``args``."""

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import invitation_views, iscritti_views, privacy_views, publish_views, views
+from . import invitation_views, iscritti_views, privacy_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -35,7 +35,6 @@ urlpatterns = [
     path("t/<slug:slug>/staff/links/", views.link_create, name="link_create"),
     path("t/<slug:slug>/staff/links/<id:pk>/revoke/", views.link_revoke, name="link_revoke"),
     path("t/<slug:slug>/audit/", views.audit_log, name="audit"),
-    path("t/<slug:slug>/publish/", publish_views.publish, name="publish"),
     path("t/<slug:slug>/staff/invitations/", invitation_views.invitation_create,
          name="invitation_create"),
     path("t/<slug:slug>/staff/invitations/<id:pk>/", invitation_views.invitation_show,

@@ -87,8 +87,8 @@ def test_every_demo_page_is_alive_accessible_and_fits_a_phone(browser: Any) -> N
         ("demo-staff", reverse("tournaments:staff", args=[slug])),
         ("demo-organize-game2", reverse("tables:organize", args=[slug, 2])),
         ("demo-results", reverse("scoring:status", args=[slug])),
-        ("demo-workbook", reverse("scoring:workbook", args=[slug])),
-        ("demo-workbook-import", reverse("scoring:workbook-import")),
+        ("demo-workbook", reverse("workbook:export", args=[slug])),
+        ("demo-workbook-import", reverse("workbook:import")),
         ("demo-referee-table", reverse("tables_referee:referee_table", args=[slug, 2, 1])),
         ("demo-enter-result", reverse("scoring:enter", args=[slug, table1.pk])),
     ]

@@ -47,7 +47,7 @@ def test_a_season_on_a_phone(browser: Any) -> None:
     assert phone.locator("#season-standings tbody tr").count() == 4
     b.check(phone, "season-club-phone")
 
-    season_url = reverse("scoring:season", kwargs={"club": club.pk, "pk": season.pk})
+    season_url = reverse("seasons:season", kwargs={"club": club.pk, "pk": season.pk})
     phone.goto(season_url)
     assert "Classifica della stagione" in phone.content()
     assert "Conta la serata migliore di ogni giocatore" in phone.locator("#season-standings").inner_text()

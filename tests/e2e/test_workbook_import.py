@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scoring.workbook.book import text
-from scoring.workbook.files import write
 from tests.e2e.conftest import PHONE
 from tests.factories.tournaments import make_user
 from tests.workbook.helpers import book, event
+from workbook.book import text
+from workbook.files import write
 
 pytestmark = [
     pytest.mark.browser,
@@ -48,7 +48,7 @@ def test_a_folder_of_workbooks_is_imported_with_a_progress_bar(browser: Any, tmp
     make_user("archivio", password="archivio-pass-123", is_staff=True)
     b = browser
     phone = b.person(PHONE, phone=True)
-    url = reverse("scoring:workbook-import")
+    url = reverse("workbook:import")
     login(phone, "archivio", "archivio-pass-123", url)
     assert phone.locator("#import-progress").is_hidden()
     b.check(phone, "workbook-import-phone")

@@ -1,11 +1,13 @@
-"""The apps depend one way: engine <- tournaments <- tables <- scoring (docs/architecture.md).
+"""The apps depend one way: engine <- tournaments <- tables <- scoring <- the feature apps
+(workbook, history, seasons, publishing) (docs/architecture.md, "The parts and their direction").
 
 Checked on the source (AST) of every module of each app, so an import hidden inside a function
 counts too: an app never imports one above it (tournaments imports neither tables nor scoring,
-tables does not import scoring). What a lower app needs from a higher one is registered into it
-at ``AppConfig.ready`` (``tournaments/hooks.py``, ``tables/hooks.py``). The engine imports none
-of them (tests/engine/test_purity.py). The apps and config reach the engine only through its
-public face, the ``engine`` package (``engine/__init__.py``), never one of its modules.
+tables does not import scoring, none of the three imports a feature app). What a lower app needs
+from a higher one is registered into it at ``AppConfig.ready`` (``tournaments/hooks.py``,
+``tables/hooks.py``). The engine imports none of them (tests/engine/test_purity.py). The apps and
+config reach the engine only through its public face, the ``engine`` package
+(``engine/__init__.py``), never one of its modules.
 """
 
 from __future__ import annotations
@@ -17,18 +19,10 @@ import pytest
 from tests.engine.test_purity import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYERS = ("engine", "tournaments", "tables", "scoring")  # each may import only those before it
+# each may import only those before it; the feature apps sit above the three apps they read
+LAYERS = ("engine", "tournaments", "tables", "scoring", "workbook", "history", "seasons", "publishing")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
 ENGINE_USERS = sorted(p for part in (*LAYERS[1:], "config") for p in (ROOT / part).rglob("*.py"))
-# Modules being moved into their feature folders (issue 24) or changed elsewhere at the same
-# time keep their engine imports until that lands; remove each entry then (the last test fails
-# on an entry that no longer imports an engine module).
-ENGINE_MODULE_IMPORTS_LEFT = {
-    "scoring/selectors.py",  # its incremental standings are being changed at the same time
-    "scoring/workbook/export.py",  # moving into the workbook's folder
-    "scoring/workbook/importer.py",  # moving into the workbook's folder
-    "tournaments/publish_schema.py",  # moving into the publishing folder
-}
 
 
 def upward(source: str, package: str) -> list[str]:
@@ -42,7 +36,8 @@ def upward(source: str, package: str) -> list[str]:
 def test_the_scan_sees_every_app() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in MODULES}
     assert {"tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
-            "tournaments/management/commands/erase_player.py"} <= names
+            "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py",
+            "publishing/management/commands/publish_tournament.py"} <= names
 
 
 def test_the_scan_catches_function_local_and_relative_imports() -> None:
@@ -60,6 +55,8 @@ def test_the_scan_catches_function_local_and_relative_imports() -> None:
         "line 3: scoring", "line 5: tables.models", "line 6: scoring",
     ]
     assert upward(source, "scoring") == []
+    assert upward("from publishing import services\n", "scoring.sub") == ["line 1: publishing"]
+    assert upward("from scoring import national\n", "publishing") == []
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -91,14 +88,7 @@ def test_the_scan_catches_an_app_importing_an_engine_module() -> None:
 @pytest.mark.parametrize("path", ENGINE_USERS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_the_apps_use_the_engine_through_its_public_face(path: Path) -> None:
     where = path.relative_to(ROOT).as_posix()
-    if where in ENGINE_MODULE_IMPORTS_LEFT:
-        pytest.skip("listed in ENGINE_MODULE_IMPORTS_LEFT")
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     bad = engine_modules(path.read_text(encoding="utf-8"), package)
     assert not bad, f"{where} imports the engine's modules, not the engine: {bad}; add what it needs to engine/__init__.py"
 
-
-def test_every_engine_import_left_is_still_there() -> None:
-    gone = [where for where in sorted(ENGINE_MODULE_IMPORTS_LEFT)
-            if not engine_modules((ROOT / where).read_text(encoding="utf-8"), where.rpartition("/")[0].replace("/", "."))]
-    assert not gone, f"these import only the engine's face now: remove them from ENGINE_MODULE_IMPORTS_LEFT: {gone}"

@@ -21,10 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import exact
+from publishing import services as publishing
+from publishing.models import PublishedTournament
 from tests.hardening.test_fuzz import _paths
 from tests.publishing.helpers import laptop_event
-from tournaments import publishing
-from tournaments.models import Club, Player, PublishedTournament
+from tournaments.models import Club, Player
 
 EXAMPLES = int(os.environ.get("HARDENING_EXAMPLES", "150")) // 3
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,

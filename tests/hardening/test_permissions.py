@@ -113,14 +113,14 @@ EXPECTED: dict[str, Any] = {
     "scoring:export": READ,
     # The event workbook: the organizer's name (organizer); importing past events (anyone who
     # organizes a tournament, or staff).
-    "scoring:workbook": {"post": ORGANIZER}, "api-workbook": READ, "api-workbook-file": READ,
-    "scoring:workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
+    "workbook:export": {"post": ORGANIZER}, "api-workbook": READ, "api-workbook-file": READ,
+    "workbook:import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     "api-workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
     "scoring:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
     # a player's history across events and head-to-head: public and read-only
-    "scoring:player-history": READ, "scoring:player-opponents": READ, "scoring:head-to-head": READ,
+    "history:player": READ, "history:opponents": READ, "history:head-to-head": READ,
     "api-player-history": READ, "api-head-to-head": READ,
     "tournaments:list": READ, "tournaments:create": {"post": SIGNED_IN},
     # a private link: its landing page reads; its button (POST) opens it for whoever holds it
@@ -143,7 +143,7 @@ EXPECTED: dict[str, Any] = {
     # nothing else. (Here the body is a valid published tournament and the slug one run on this
     # instance itself: the token's PUT passes the allow-list and is refused as a conflict,
     # tests/publishing.) On the laptop, the Publish page is the organizer's.
-    "api-publish": {"put": {"token"}}, "tournaments:publish": {"post": ORGANIZER},
+    "api-publish": {"put": {"token"}}, "publishing:publish": {"post": ORGANIZER},
     "tournaments:checkin_bulk": {"post": REFEREE},
     "api-invitations": {"post": ORGANIZER}, "api-invitation-revoke": {"post": ORGANIZER},
     "tournaments:invitation_create": {"post": ORGANIZER},
@@ -157,15 +157,15 @@ EXPECTED: dict[str, Any] = {
     "clubs:list": READ, "clubs:detail": READ, "clubs:create": {"post": FEDERATION},
     "clubs:admin_add": {"post": FEDERATION}, "clubs:admin_remove": {"post": FEDERATION},
     # a club's seasons: public standings; the club's admins and federation admins run them
-    "scoring:season": READ, "scoring:season-standings": READ, "api-season-standings": READ,
+    "seasons:season": READ, "seasons:standings": READ, "api-season-standings": READ,
     **{name: {"post": {"club_admin"} | FEDERATION}
-       for name in ("scoring:season-create", "scoring:season-edit", "scoring:season-evening", "api-club-seasons",
+       for name in ("seasons:create", "seasons:edit", "seasons:evening", "api-club-seasons",
                     "api-season-evenings")},
     "api-season": {"patch": {"club_admin"} | FEDERATION},
     # an existing tournament joins or leaves the season: its club's admins, federation admins and
     # the organizer of that tournament (here the demo tournament, the club's evening)
     **{name: {"post": ORGANIZER | FEDERATION}
-       for name in ("scoring:season-attach", "scoring:season-detach", "api-season-evenings-attach",
+       for name in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
                     "api-season-evenings-detach")},
     # federation admins appoint and revoke federation admins; club admins (their clubs' players)
     # and federation admins (every player) decide on probable duplicates
@@ -199,7 +199,7 @@ def _clients(t: Tournament) -> dict[str, Client]:
     link = PlayerLinkFactory(tournament=t, player=seated)
     player = Client()
     assert open_private_link(player, link.token).status_code == 302
-    from tournaments import publishing
+    from publishing import services as publishing
     from tournaments.models import Club
 
     laptop = Client(headers={"Authorization": f"Bearer {publishing.issue_token(Club.objects.get(pk=world.club))}"})
@@ -415,8 +415,9 @@ def _stored_copy_with_personal_data(t: Tournament) -> None:
 
     from django.utils import timezone
 
-    from tournaments import publishing
-    from tournaments.models import PublishedTournament, Registration
+    from publishing import services as publishing
+    from publishing.models import PublishedTournament
+    from tournaments.models import Registration
 
     t = Tournament.objects.get(pk=t.pk)  # its club set by demo_world()
     content = publishing.content_of(t)
@@ -440,7 +441,7 @@ def test_the_publish_endpoint_takes_a_valid_tournament_from_the_token_only(
     """Past the allow-list: the token's PUT of the demo's own content is heard (a conflict, the
     demo is run here) and, under a new address, stored; no session, whoever's, publishes."""
     from engine import exact
-    from tournaments import publishing
+    from publishing import services as publishing
 
     demo_world()  # the demo is run by a club
     t = Tournament.objects.get(pk=demo_module.pk)

@@ -2,7 +2,7 @@
 the project's OpenAPI schema (``/api/schema/``) and sends them in-process to the WSGI app (no
 server), on a database holding the demo tournament, once anonymous and once as its organizer
 (HTTP Basic); and the publish endpoint once more with a club's publishing token (``Authorization:
-Bearer``), its request bodies generated from the allow-list it documents (tournaments/publish_schema.py). Every response must be no server error, of the declared content type and valid
+Bearer``), its request bodies generated from the allow-list it documents (publishing/schema.py). Every response must be no server error, of the declared content type and valid
 against the schema of its status code.
 
 Path parameters are generated, and half the time set to the demo's real objects (slug ``demo``,
@@ -73,8 +73,8 @@ def _run_schemathesis(application: Any, who: str, capsys: Any) -> None:
         token = base64.b64encode(f"{demo.ORGANIZER[0]}:{demo.ORGANIZER[1]}".encode()).decode()
         headers["Authorization"] = f"Basic {token}"
     if who == "token":  # a hall laptop of a club: only the publish endpoint takes its token
+        from publishing import services as publishing
         from tests.factories.tournaments import ClubFactory
-        from tournaments import publishing
 
         headers["Authorization"] = f"Bearer {publishing.issue_token(ClubFactory(name=LAPTOP_CLUB))}"
         schema = schema.include(path_regex="^/api/publish/")

@@ -76,7 +76,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-tournaments": lambda w: {}, "api-tournament": lambda w: {"slug": w.slug},
     "api-tournament-status": lambda w: {"slug": w.slug},
     "api-publish": lambda w: {"slug": w.slug},
-    "tournaments:publish": lambda w: {"slug": w.slug},
+    "publishing:publish": lambda w: {"slug": w.slug},
     "api-registrations": lambda w: {"slug": w.slug},
     "api-registrations-import": lambda w: {"slug": w.slug},
     "api-registrations-export": lambda w: {"slug": w.slug},
@@ -104,7 +104,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-standings": lambda w: {"slug": w.slug},
     "api-format": lambda w: {"slug": w.slug}, "api-event-ranking": lambda w: {"slug": w.slug},
     "scoring:format": lambda w: {"slug": w.slug}, "scoring:ranking": lambda w: {"slug": w.slug},
-    "scoring:workbook": lambda w: {"slug": w.slug}, "scoring:workbook-import": lambda w: {},
+    "workbook:export": lambda w: {"slug": w.slug}, "workbook:import": lambda w: {},
     "api-workbook": lambda w: {"slug": w.slug}, "api-workbook-import": lambda w: {},
     "api-workbook-file": lambda w: {"slug": w.slug, "fmt": "xls"},
     "api-table-results": lambda w: {"pk": w.table2},
@@ -132,8 +132,8 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:national-player": lambda w: {"year": 2026, "pk": w.player},
     "scoring:national-export": lambda w: {"year": 2026, "fmt": "csv"},
     "api-national-ranking": lambda w: {}, "api-national-ranking-year": lambda w: {"year": 2026},
-    "scoring:player-history": lambda w: {"pk": w.player}, "scoring:player-opponents": lambda w: {"pk": w.player},
-    "scoring:head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
+    "history:player": lambda w: {"pk": w.player}, "history:opponents": lambda w: {"pk": w.player},
+    "history:head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
     "api-player-history": lambda w: {"pk": w.player},
     "api-head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
     "tournaments:list": lambda w: {}, "tournaments:create": lambda w: {},
@@ -172,9 +172,9 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:list": lambda w: {}, "clubs:create": lambda w: {},
     "clubs:detail": lambda w: {"pk": w.club}, "clubs:admin_add": lambda w: {"pk": w.club},
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
-    "scoring:season-create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
-    **{f"scoring:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
-       for n in ("season", "season-standings", "season-edit", "season-evening", "season-attach", "season-detach")},
+    "seasons:create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
+    **{f"seasons:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
+       for n in ("season", "standings", "edit", "evening", "attach", "detach")},
     **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings",
                                                    "api-season-evenings-attach", "api-season-evenings-detach")},
     "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
@@ -245,7 +245,7 @@ BODY: dict[str, Callable[[World], Any]] = {
     "api-publish": lambda w: _publish_document(w),
     # the demo tournament, an evening of the club's season (``_season``)
     **{n: (lambda w: {"tournament": _tournament_pk(w)})
-       for n in ("scoring:season-attach", "scoring:season-detach", "api-season-evenings-attach",
+       for n in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
                  "api-season-evenings-detach")},
 }
 
@@ -254,7 +254,7 @@ def _publish_document(w: World) -> Any:
     """As the laptop sends it: JSON text with exact numbers (the test client would write a
     Decimal as a string)."""
     from engine import exact
-    from tournaments import publishing
+    from publishing import services as publishing
     from tournaments.models import Tournament
 
     return exact.dumps(publishing.prepare(Tournament.objects.get(slug=w.slug)))

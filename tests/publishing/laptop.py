@@ -128,8 +128,8 @@ def run(action: str, *args: str) -> Any:
     from django.test import Client
 
     from engine import exact
+    from publishing.selectors import VOLATILE
     from scoring import selectors
-    from scoring.for_tournaments import VOLATILE
 
     from .helpers import add_second_game, laptop_event, preset_event
 

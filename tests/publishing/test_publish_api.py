@@ -14,9 +14,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from engine import exact
+from publishing import services as publishing
+from publishing.models import ClubToken, PublishedTournament
 from tests.factories.tournaments import ClubFactory
-from tournaments import publishing
-from tournaments.models import ClubToken, PublishedTournament
 
 from .helpers import add_second_game, laptop_event
 
@@ -80,7 +80,7 @@ def test_missing_or_wrong_token_is_401(event: dict[str, Any], header: str | None
 def test_a_token_one_character_off_is_refused_by_a_constant_time_compare(event: dict[str, Any]) -> None:
     token = event["token"]
     guess = token[:-1] + ("A" if token[-1] != "A" else "B")
-    with mock.patch("tournaments.publishing.hmac.compare_digest", wraps=hmac.compare_digest) as compare:
+    with mock.patch("publishing.services.hmac.compare_digest", wraps=hmac.compare_digest) as compare:
         assert put(Client(), "copia", event["doc"], guess).status_code == 401
         assert put(Client(), "copia", event["doc"], "rkp_unknown000_x").status_code == 401
     assert compare.call_count == 2  # also for an unknown prefix: no early exit to time

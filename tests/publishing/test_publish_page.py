@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tournaments.models import PublishState
+from publishing.models import PublishState
 
 from .helpers import laptop_event
 

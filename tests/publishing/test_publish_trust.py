@@ -1,5 +1,5 @@
 """A club's token publishes only its own club's event: it never reaches another club's players,
-never creates a club, and its payload is held to one allow-list (tournaments/publish_schema.py),
+never creates a club, and its payload is held to one allow-list (publishing/schema.py),
 so nothing it adds is stored or served back, and nothing malformed is a server error."""
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ import pytest
 from django.test import Client
 
 from engine import exact
+from publishing import schema
+from publishing import services as publishing
+from publishing.models import PublishedTournament
 from scoring.models import ResultSubmission
 from tables.models import Game, Table
 from tests.factories.tournaments import (
@@ -20,9 +23,7 @@ from tests.factories.tournaments import (
     RegistrationFactory,
     TournamentFactory,
 )
-from tournaments import publish_schema as schema
-from tournaments import publishing
-from tournaments.models import Club, Player, PublishedTournament, Registration, Tournament
+from tournaments.models import Club, Player, Registration, Tournament
 
 from .helpers import add_second_game, laptop_event
 

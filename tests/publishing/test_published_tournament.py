@@ -12,11 +12,12 @@ import pytest
 from django.test import Client
 
 from engine import exact
+from publishing import services as publishing
+from publishing.models import PublishedTournament
 from scoring import selectors
 from scoring.models import Confirmation, NationalRankingRow, ResultSubmission
 from tables.models import Game, Seat, Table
-from tournaments import publishing
-from tournaments.models import Club, Player, PublishedTournament, Registration, Tournament
+from tournaments.models import Club, Player, Registration, Tournament
 
 from .helpers import add_second_game, laptop_event
 

@@ -128,7 +128,7 @@ class Instance(Gunicorn):
             return exact.loads(r.read().decode())  # type: ignore[no-any-return]
 
     def copies(self, source_id: str) -> int:
-        return int(self.manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
+        return int(self.manage("shell", "-c", "from publishing.models import PublishedTournament as P; "
                                f"print(P.objects.filter(source_id='{source_id}').count())").split()[-1])
 
     def worker_ran(self, task: str) -> int:
@@ -316,13 +316,13 @@ def test_refusals_wrong_revoked_other_club_and_edited_here(
     other = instance.manage("club_token", f"{club} B").strip()
     assert "HTTP 403" in laptop.refused(slug, instance.url, other)
     laptop.publish(slug, instance.url, token)
-    instance.manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
+    instance.manage("shell", "-c", "from publishing.models import PublishedTournament as P; "
                     f"p = P.objects.get(slug='{slug}'); p.payload['tournament']['name'] = 'Edited'; p.save()")
     laptop.do("second-game", slug)
     message = laptop.refused(slug, instance.url, token)
     assert "HTTP 409" in message and "PUBLISH-CONFLICT" in message
     # the tournament made of the copy edited on the instance: refused as well
-    instance.manage("shell", "-c", "from tournaments.models import PublishedTournament as P; "
+    instance.manage("shell", "-c", "from publishing.models import PublishedTournament as P; "
                     f"from django.db.models import F; P.objects.filter(slug='{slug}').update(digest=F('published_digest')); "
                     f"p = P.objects.get(slug='{slug}'); p.tournament.name = 'Renamed here'; p.tournament.save()")
     message = laptop.refused(slug, instance.url, token)

@@ -13,9 +13,9 @@ from django.utils import timezone
 from scoring import national, selectors
 from scoring import national_selectors as ns
 from scoring.models import NationalRanking
-from scoring.workbook import export as wb_export
 from tables.models import Game
 from tests.ranking.test_national import event, people
+from workbook import export as wb_export
 
 
 def _noon(day: dt.date) -> dt.datetime:

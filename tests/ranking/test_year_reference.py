@@ -18,8 +18,14 @@ from django.core.cache import cache
 
 from scoring import national, selectors
 from scoring.models import NationalRankingRow, RankingBlacklist
-from scoring.workbook import importer
-from scoring.workbook.event import (
+from tables.models import Game, Table
+from tests.factories.scoring import RankingBlacklistFactory
+from tests.factories.tournaments import PlayerFactory, RegistrationFactory
+from tests.ranking.test_national import event as live_event
+from tests.ranking.test_national import people
+from tournaments.models import Player, Tournament
+from workbook import importer
+from workbook.event import (
     Event,
     Registrant,
     RoundEntry,
@@ -28,14 +34,8 @@ from scoring.workbook.event import (
     TableEntry,
     to_book,
 )
-from scoring.workbook.files import write
-from scoring.workbook.spec import TYPES
-from tables.models import Game, Table
-from tests.factories.scoring import RankingBlacklistFactory
-from tests.factories.tournaments import PlayerFactory, RegistrationFactory
-from tests.ranking.test_national import event as live_event
-from tests.ranking.test_national import people
-from tournaments.models import Player, Tournament
+from workbook.files import write
+from workbook.spec import TYPES
 
 YEAR = 2025
 EXACT = Context(prec=34)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from scoring import selectors
-from scoring.workbook import export
 from tables import services as table_services
 from tables.models import Game
 from tests.factories import scoring as f
+from workbook import export
 
 pytestmark = pytest.mark.django_db
 

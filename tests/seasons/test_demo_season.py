@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from scoring import season_selectors
+from seasons import selectors as season_selectors
 from tournaments.models import Season
 
 pytestmark = pytest.mark.django_db

@@ -61,10 +61,10 @@ def test_the_club_admin_attaches_and_detaches_an_evening_on_the_season_page(cup:
     before = totals(cup)
     assert before == {"Anna": 90, "Dario": 80, "Carla": 75, "Bruno": 65}
     admin = client_for(cup["admin"])
-    url = reverse("scoring:season", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk})
+    url = reverse("seasons:season", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk})
     page = admin.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'id="attach-evening"' in page and "Coppa d&#x27;autunno" in page
-    response = admin.post(reverse("scoring:season-attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
+    response = admin.post(reverse("seasons:attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
                           {"tournament": cup["cup"].pk}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
     assert "is now an evening of the season" in response.content.decode()
     assert totals(cup) == {"Anna": 170, "Bruno": 110, "Carla": 100, "Dario": 90}
@@ -72,7 +72,7 @@ def test_the_club_admin_attaches_and_detaches_an_evening_on_the_season_page(cup:
     assert page.count("Remove from the season") == 3
     entry = AuditEntry.objects.get(action="season.attach")
     assert entry.actor == cup["admin"] and entry.tournament == cup["cup"]
-    response = admin.post(reverse("scoring:season-detach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
+    response = admin.post(reverse("seasons:detach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
                           {"tournament": cup["cup"].pk}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
     assert "is no longer an evening of the season" in response.content.decode()
     assert totals(cup) == before
@@ -113,9 +113,9 @@ def test_others_are_refused_and_nothing_changes(cup: dict[str, Any], who: str) -
     responses = [attach(c, cup, cup["cup"]), detach(c, cup, evening)]
     assert [r.status_code for r in responses] == [403, 403]
     assert all(r.json()["rule"] == "ROLE" for r in responses)
-    page = reverse("scoring:season-attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk})
+    page = reverse("seasons:attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk})
     assert c.post(page, {"tournament": cup["cup"].pk}).status_code == 403
-    season_page = c.get(reverse("scoring:season", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}))
+    season_page = c.get(reverse("seasons:season", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}))
     assert "Coppa d&#x27;autunno" not in season_page.content.decode()  # not offered to attach
     assert "Remove from the season" not in season_page.content.decode()
     assert state() == before
@@ -124,7 +124,7 @@ def test_others_are_refused_and_nothing_changes(cup: dict[str, Any], who: str) -
 def test_anonymous_is_sent_to_log_in_and_refused_by_the_api(cup: dict[str, Any]) -> None:
     before = state()
     c = client_for()
-    page = c.post(reverse("scoring:season-attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
+    page = c.post(reverse("seasons:attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
                   {"tournament": cup["cup"].pk})
     assert page.status_code == 302 and reverse("login") in page["Location"]
     assert attach(c, cup, cup["cup"]).status_code in (401, 403)
@@ -151,7 +151,7 @@ def test_refusals_name_the_field_and_the_rule(cup: dict[str, Any]) -> None:
         assert r.status_code == 400 and "tournament" in r.json()
     assert attach(c, cup, 10**9).status_code == 404
     # the page keeps the refusal as a message, in Italian by default
-    page = c.post(reverse("scoring:season-attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
+    page = c.post(reverse("seasons:attach", kwargs={"club": cup["club"].pk, "pk": cup["season"].pk}),
                   {"tournament": elsewhere.pk}, follow=True)
     assert page.status_code == 200 and "Circolo Lario" in page.content.decode()
     Tournament.objects.filter(pk=cup["cup"].pk).update(season=None)

@@ -31,7 +31,7 @@ def client_for(user: Any = None) -> Client:
     return c
 
 
-def season_url(cs: dict[str, Any], name: str = "scoring:season") -> str:
+def season_url(cs: dict[str, Any], name: str = "seasons:season") -> str:
     return reverse(name, kwargs={"club": cs["club"].pk, "pk": cs["season"].pk})
 
 
@@ -52,7 +52,7 @@ def test_the_public_season_page_in_italian(club_season: dict[str, Any]) -> None:
 def test_a_tie_on_the_season_page_names_its_tie_break(club_season: dict[str, Any]) -> None:
     # Games won first: Anna and Dario won one game each (Carla and Bruno none); the total then
     # separates them (90 against 80), and the page says so
-    from scoring import seasons
+    from seasons import services as seasons
 
     seasons.update_season(club_season["season"], actor=club_season["admin"], rule="sum",
                           tiebreaks=["wins", "total"])
@@ -66,8 +66,8 @@ def test_a_tie_on_the_season_page_names_its_tie_break(club_season: dict[str, Any
 
 def test_the_club_page_lists_its_seasons_and_loads_the_standings(club_season: dict[str, Any]) -> None:
     html = client_for().get(reverse("clubs:detail", kwargs={"pk": club_season["club"].pk})).content.decode()
-    assert "Campionato 2026" in html and season_url(club_season, "scoring:season-standings") in html
-    fragment = client_for().get(season_url(club_season, "scoring:season-standings")).content.decode()
+    assert "Campionato 2026" in html and season_url(club_season, "seasons:standings") in html
+    fragment = client_for().get(season_url(club_season, "seasons:standings")).content.decode()
     assert "Anna Lario" in fragment and "<html" not in fragment
 
 
@@ -75,10 +75,10 @@ def test_the_next_evening_in_two_clicks(club_season: dict[str, Any]) -> None:
     admin = client_for(club_season["admin"])
     page = admin.get(season_url(club_season)).content.decode()
     assert 'id="new-evening"' in page  # first click: the button…
-    confirm = admin.get(season_url(club_season, "scoring:season-evening"))
+    confirm = admin.get(season_url(club_season, "seasons:evening"))
     text = confirm.content.decode()
     assert confirm.status_code == 200 and "Campionato 2026 – serata 3" in text and "4 giocatori" in text
-    response = admin.post(season_url(club_season, "scoring:season-evening"), {"date": "26/11/2026"})  # …second
+    response = admin.post(season_url(club_season, "seasons:evening"), {"date": "26/11/2026"})  # …second
     evening = Tournament.objects.get(name="Campionato 2026 – serata 3")
     assert response.status_code == 302 and response["Location"] == reverse("tournaments:manage", args=[evening.slug])
     assert evening.season == club_season["season"] and str(evening.date) == "2026-11-26"
@@ -87,7 +87,7 @@ def test_the_next_evening_in_two_clicks(club_season: dict[str, Any]) -> None:
 
 def test_a_bad_date_keeps_what_was_typed(club_season: dict[str, Any]) -> None:
     before = state()
-    response = client_for(club_season["admin"]).post(season_url(club_season, "scoring:season-evening"),
+    response = client_for(club_season["admin"]).post(season_url(club_season, "seasons:evening"),
                                                      {"date": "31/02/2026"})
     assert response.status_code == 400 and "31/02/2026" in response.content.decode()
     assert state() == before
@@ -95,7 +95,7 @@ def test_a_bad_date_keeps_what_was_typed(club_season: dict[str, Any]) -> None:
 
 def test_a_season_form_refusal_names_the_rule_and_keeps_the_input(club_admin: dict[str, Any]) -> None:
     before = state()
-    url = reverse("scoring:season-create", kwargs={"club": club_admin["club"].pk})
+    url = reverse("seasons:create", kwargs={"club": club_admin["club"].pk})
     response = client_for(club_admin["admin"]).post(url, {
         "name": "Primavera", "year": "2026", "rule": "best_evenings", "preset": "campionato", "best_n": "",
         "tiebreaks": "wins"})
@@ -122,11 +122,11 @@ def test_others_are_refused_and_nothing_changes(club_season: dict[str, Any], out
     before, audit = state(), AuditEntry.objects.count()
     c = client_for(outsiders[who])
     pk = club_season["season"].pk
-    assert c.get(season_url(club_season, "scoring:season-evening")).status_code == 403
-    assert c.post(season_url(club_season, "scoring:season-evening"), {"date": "26/11/2026"}).status_code == 403
-    assert c.post(season_url(club_season, "scoring:season-edit"), {"name": "X", "year": 2026, "rule": "sum",
+    assert c.get(season_url(club_season, "seasons:evening")).status_code == 403
+    assert c.post(season_url(club_season, "seasons:evening"), {"date": "26/11/2026"}).status_code == 403
+    assert c.post(season_url(club_season, "seasons:edit"), {"name": "X", "year": 2026, "rule": "sum",
                                                                     "preset": "campionato"}).status_code == 403
-    assert c.post(reverse("scoring:season-create", kwargs={"club": club_season["club"].pk}),
+    assert c.post(reverse("seasons:create", kwargs={"club": club_season["club"].pk}),
                   {"name": "X", "year": 2026, "rule": "sum", "preset": "campionato"}).status_code == 403
     api = [c.post(reverse("api-season-evenings", kwargs={"pk": pk}), {}, content_type="application/json"),
            c.patch(reverse("api-season", kwargs={"pk": pk}), {"rule": "best_games", "best_n": 3},
@@ -142,7 +142,7 @@ def test_others_are_refused_and_nothing_changes(club_season: dict[str, Any], out
 def test_anonymous_is_sent_to_log_in_and_refused_by_the_api(club_season: dict[str, Any]) -> None:
     before = state()
     c = client_for()
-    response = c.post(season_url(club_season, "scoring:season-evening"), {"date": "26/11/2026"})
+    response = c.post(season_url(club_season, "seasons:evening"), {"date": "26/11/2026"})
     assert response.status_code == 302 and reverse("login") in response["Location"]
     api = c.post(reverse("api-season-evenings", kwargs={"pk": club_season["season"].pk}), {},
                  content_type="application/json")
@@ -208,7 +208,7 @@ def test_the_schema_documents_the_season_api(db: Any) -> None:
 
 def test_tapping_the_confirmation_twice_makes_one_evening(club_season: dict[str, Any]) -> None:
     admin = client_for(club_season["admin"])
-    url = season_url(club_season, "scoring:season-evening")
+    url = season_url(club_season, "seasons:evening")
     first = admin.post(url, {"date": "26/11/2026", "number": "3"})
     second = admin.post(url, {"date": "26/11/2026", "number": "3"})
     assert first.status_code == 302 and second.status_code == 302 and second["Location"] == season_url(club_season)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from scoring import season_selectors, seasons
+from seasons import selectors as season_selectors
+from seasons import services as seasons
 from tables import services as table_services
 from tables.models import Game
 from tests.factories.tournaments import CheckInFactory

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from scoring import season_standings as ss
 from scoring.standings import GameResult as G
+from seasons import standings as ss
 
 THU = dt.date(2026, 1, 8)
 

@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
+from publishing.models import PublishState
 from tests.factories.tournaments import (
     ClubFactory,
     ClubRoleFactory,
@@ -29,7 +30,6 @@ from tournaments.models import (
     ClubRole,
     Invitation,
     Player,
-    PublishState,
     Tournament,
 )
 from tournaments.permissions import is_organizer

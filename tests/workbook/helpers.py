@@ -6,9 +6,9 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.workbook import spec
-from scoring.workbook.book import Book
-from scoring.workbook.event import (
+from workbook import spec
+from workbook.book import Book
+from workbook.event import (
     Event,
     Registrant,
     RoundEntry,

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from scoring.workbook import biff, importer
-from scoring.workbook.book import number, text
-from scoring.workbook.event import to_book
-from scoring.workbook.files import WorkbookFileError, open_book, write, write_xlsx
 from tournaments.models import Player, Tournament
+from workbook import biff, importer
+from workbook.book import number, text
+from workbook.event import to_book
+from workbook.files import WorkbookFileError, open_book, write, write_xlsx
 
 from .helpers import book, event
 
@@ -197,8 +197,8 @@ def test_players_are_matched_not_merged(db: Any) -> None:
 
 def test_a_large_workbook_with_accents_and_symbols_reads_back_exactly() -> None:
     """Thousands of shared strings (split over several records) and a stream over many sectors."""
-    from scoring.workbook.event import Registrant
-    from scoring.workbook.validate import check
+    from workbook.event import Registrant
+    from workbook.validate import check
 
     ev = event(8, 2)
     extra = [Registrant(i, f"Nicolò{i}", f"D’Alessandro-Łukasz{i}", club=f"Club “{i}”") for i in range(9, 3000)]

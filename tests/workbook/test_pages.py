@@ -7,13 +7,13 @@ from typing import Any
 
 from django.urls import reverse
 
-from scoring.workbook.book import text
-from scoring.workbook.event import to_book
-from scoring.workbook.files import write
 from tests.factories import scoring as f
 from tests.factories.tournaments import TournamentRoleFactory
 from tests.formats.test_phases import play
 from tournaments.models import Player, Tournament, TournamentRole
+from workbook.book import text
+from workbook.event import to_book
+from workbook.files import write
 
 from .helpers import book, event
 
@@ -35,7 +35,7 @@ def _finished(client: Any) -> tuple[Tournament, Any]:
 def test_the_results_page_links_to_the_workbook_which_downloads_when_nothing_is_wrong(client: Any, db: Any) -> None:
     t, _org = _finished(client)
     status = client.get(reverse("scoring:status", args=[t.slug])).content.decode()
-    url = reverse("scoring:workbook", args=[t.slug])
+    url = reverse("workbook:export", args=[t.slug])
     assert url in status
     page = client.get(url)
     assert page.status_code == 200 and "Torneo Master" in page.content.decode()
@@ -54,7 +54,7 @@ def test_a_workbook_the_ranking_would_refuse_is_not_downloaded_and_the_page_says
     seated = list(Player.objects.order_by("pk"))
     play(t, 4, [seated[:4]], ref, org)
     f.make_table(t, 4, seated[4:], number=2)  # no result
-    got = client.get(reverse("scoring:workbook", args=[t.slug]) + "?download=xls")
+    got = client.get(reverse("workbook:export", args=[t.slug]) + "?download=xls")
     text = got.content.decode()
     assert got.status_code == 400 and "would refuse" in text and "Round 4, table 2 has no confirmed result" in text
     api = client.get(f"/api/scoring/tournaments/{t.slug}/workbook/xls/")
@@ -67,7 +67,7 @@ def test_only_organizers_see_the_workbook(client: Any, db: Any) -> None:
     assert client.get(f"/api/scoring/tournaments/{t.slug}/workbook/").status_code in (401, 403)
     other = f.UserFactory()
     client.force_login(other)
-    assert client.get(reverse("scoring:workbook", args=[t.slug])).status_code == 403
+    assert client.get(reverse("workbook:export", args=[t.slug])).status_code == 403
 
 
 def test_the_upload_page_imports_and_reports_each_file(client: Any, db: Any) -> None:
@@ -75,14 +75,14 @@ def test_the_upload_page_imports_and_reports_each_file(client: Any, db: Any) -> 
 
     user = f.UserFactory()
     client.force_login(user)
-    assert client.get(reverse("scoring:workbook-import")).status_code == 403  # not an organizer
+    assert client.get(reverse("workbook:import")).status_code == 403  # not an organizer
     user.is_staff = True
     user.save()
     good = SimpleUploadedFile("buono.xls", write(book()))
     bad_book = book()
     bad_book.get("Iscritti").put(3, 7, text("ieri"))  # type: ignore[union-attr]  # a date of birth as text
     bad = SimpleUploadedFile("cattivo.xls", write(bad_book))
-    page = client.post(reverse("scoring:workbook-import"), {"files": [good, bad]})
+    page = client.post(reverse("workbook:import"), {"files": [good, bad]})
     html = page.content.decode()
     assert page.status_code == 200
     assert "buono.xls" in html and "imported" in html and "cattivo.xls" in html and "Iscritti!H4" in html
@@ -113,7 +113,7 @@ def test_someone_else_cannot_replace_an_imported_event(client: Any, db: Any) -> 
 
 def test_the_tournament_list_links_to_the_import_page(client: Any, db: Any) -> None:
     client.force_login(f.UserFactory())
-    assert reverse("scoring:workbook-import") in client.get(reverse("tournaments:list")).content.decode()
+    assert reverse("workbook:import") in client.get(reverse("tournaments:list")).content.decode()
 
 
 def test_the_import_page_has_a_progress_bar_and_its_script_and_answers_a_batch_with_rows(client: Any,
@@ -122,7 +122,7 @@ def test_the_import_page_has_a_progress_bar_and_its_script_and_answers_a_batch_w
 
     user = f.UserFactory(is_staff=True)
     client.force_login(user)
-    url = reverse("scoring:workbook-import")
+    url = reverse("workbook:import")
     html = client.get(url).content.decode()
     assert '<progress id="import-progress-bar"' in html and 'aria-live="polite"' in html
     assert "/static/js/workbook-import.js" in html and "{done} of {total} files" in html
@@ -145,7 +145,7 @@ def test_the_import_page_batch_needs_the_csrf_token(db: Any) -> None:
 
     client = Client(enforce_csrf_checks=True)
     client.force_login(f.UserFactory(is_staff=True))
-    url = reverse("scoring:workbook-import")
+    url = reverse("workbook:import")
     client.get(url)
     token = client.cookies["csrftoken"].value
     upload = {"part": "rows", "files": [SimpleUploadedFile("a.xls", write(book()))]}

@@ -27,15 +27,15 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from scoring.workbook import export as wb_export
-from scoring.workbook.book import DATE, NUMBER, TEXT, Book
-from scoring.workbook.files import open_book, write
 from tables import phases
 from tests.factories import scoring as f
 from tests.formats.test_phases import enter_results
 from tests.formats.test_phases import play as play_with_winners
 from tests.workbook.test_round_trip import _event_in_app
 from tournaments.models import Season, Tournament
+from workbook import export as wb_export
+from workbook.book import DATE, NUMBER, TEXT, Book
+from workbook.files import open_book, write
 
 from .helpers import book, event
 

@@ -8,9 +8,9 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.workbook.event import Registrant, RoundEntry, SeatEntry, TableEntry, to_book
-from scoring.workbook.files import open_book, write
-from scoring.workbook.validate import check
+from workbook.event import Registrant, RoundEntry, SeatEntry, TableEntry, to_book
+from workbook.files import open_book, write
+from workbook.validate import check
 
 from .helpers import event
 

@@ -14,12 +14,12 @@ from django.core.management import call_command
 
 from scoring import selectors
 from scoring.models import WorkbookEvent
-from scoring.workbook import export as wb_export
-from scoring.workbook import importer, spec
 from tables.models import Game, Seat
 from tests.factories import scoring as f
 from tests.formats.test_phases import play
 from tournaments.models import Player, Tournament
+from workbook import export as wb_export
+from workbook import importer, spec
 
 
 def _event_in_app() -> Tournament:
@@ -86,8 +86,8 @@ def test_export_then_import_on_an_empty_database_gives_the_same_standings(db: An
 
 
 def test_a_changed_file_replaces_its_event(db: Any, tmp_path: Any) -> None:
-    from scoring.workbook.event import to_book
-    from scoring.workbook.files import write
+    from workbook.event import to_book
+    from workbook.files import write
 
     from .helpers import event
 
@@ -134,8 +134,8 @@ def test_the_command_exports_to_a_folder_and_refuses_an_event_the_ranking_would_
 def test_an_import_tells_the_national_ranking_which_year_changed(
         db: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
     from scoring import national
-    from scoring.workbook.event import to_book
-    from scoring.workbook.files import write
+    from workbook.event import to_book
+    from workbook.files import write
 
     from .helpers import event
 
@@ -164,8 +164,8 @@ def test_a_tournament_exported_and_imported_on_the_same_site_stays_one_tournamen
     assert Game.objects.filter(tournament=t).count() == games
 
     # the file edited after the export: refused, the tournament run here is left as it is
-    from scoring.workbook.event import to_book
-    from scoring.workbook.files import write
+    from workbook.event import to_book
+    from workbook.files import write
 
     edited = result.event
     edited.name = "Altro nome"
@@ -179,8 +179,8 @@ def test_a_tournament_exported_and_imported_on_the_same_site_stays_one_tournamen
 def test_a_folder_asks_the_ranking_once_per_year_not_once_per_file(
         db: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
     from scoring import national
-    from scoring.workbook.event import to_book
-    from scoring.workbook.files import write
+    from workbook.event import to_book
+    from workbook.files import write
 
     from .helpers import event
 

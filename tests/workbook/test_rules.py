@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from scoring.workbook import spec
-from scoring.workbook.book import Book, Cell, date, number, text
-from scoring.workbook.event import Event, RoundEntry, StandingEntry
-from scoring.workbook.validate import check
+from workbook import spec
+from workbook.book import Book, Cell, date, number, text
+from workbook.event import Event, RoundEntry, StandingEntry
+from workbook.validate import check
 
 from .helpers import book, codes, event, table
 

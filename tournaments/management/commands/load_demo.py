@@ -22,7 +22,7 @@ DEMO_STEPS: list[str] = [
     "tables.demo.start_game_1",
     "scoring.demo.finish_game_1",
     "tables.demo.start_game_2",
-    "scoring.demo.club_season",
+    "seasons.demo.club_season",
 ]
 
 
