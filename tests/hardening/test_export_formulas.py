@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from openpyxl import load_workbook
 
 from scoring.exports import RANKING_EXPORTS
@@ -42,7 +42,7 @@ def _export_routes() -> set[str]:
 
 
 COVERED = {"tournaments:export", "scoring:export", "api-registrations-export", "api-player-data",
-           "tournaments:player_data", "scoring:national-export"}
+           "tournaments:player_data", "scoring:national-export", "workbook:export"}
 
 
 def test_every_export_route_is_walked_here() -> None:
@@ -94,6 +94,7 @@ def _urls(slug: str) -> list[tuple[str, str]]:
     urls = [(f"/t/{slug}/registrations/export.csv", "csv"),
             (f"/api/tournaments/{slug}/registrations/export/", "csv")]
     urls += [(f"/t/{slug}/export/{what}.{fmt}", fmt) for what in SPREADSHEET_WHATS for fmt in ("csv", "xlsx")]
+    urls.append((reverse("workbook:export", args=[slug]) + "?download=xlsx", "xlsx"))  # the clubs' workbook
     return urls
 
 
