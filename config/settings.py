@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "ratings",  # above scoring: the rating (Indice), docs/rating.md
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 

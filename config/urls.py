@@ -19,6 +19,7 @@ api_patterns = [
     path("", include("tables.api_urls")),
     path("", include("tables.referee_api_urls")),
     path("", include("scoring.api_urls")),
+    path("", include("ratings.api_urls")),
 ]
 
 urlpatterns = [
@@ -39,6 +40,7 @@ urlpatterns = [
     path("", include("tables.referee_urls")),
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
+    path("", include("ratings.urls")),
     path("clubs/", include("tournaments.club_urls")),
     path("", include("tournaments.urls")),
 ]
