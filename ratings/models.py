@@ -30,6 +30,9 @@ class Rating(models.Model):
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
 
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating}"
+
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_BELOW
@@ -52,3 +55,6 @@ class RatedGame(models.Model):
         ordering = ["player", "key"]
         constraints = [models.UniqueConstraint(fields=["player", "table"], name="rated_game_once")]
         indexes = [models.Index(fields=["player", "key"], name="rated_game_player_key")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.key}: {self.rating}"

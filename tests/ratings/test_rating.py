@@ -15,7 +15,12 @@ from ratings import selectors, services
 from ratings.models import PROVISIONAL_BELOW, RatedGame, Rating, shown
 from scoring.models import Confirmation, ResultSubmission, WorkbookEvent
 from tables.models import Table
-from tests.factories.scoring import ScoringPlayerFactory, ScoringTournamentFactory, UserFactory, make_table
+from tests.factories.scoring import (
+    ScoringPlayerFactory,
+    ScoringTournamentFactory,
+    UserFactory,
+    make_table,
+)
 from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +34,7 @@ def result(table: Table, places: Sequence[int], *, confirm: bool = True) -> Resu
         kind=ResultSubmission.Kind.SHORT, ended_by="sdadata",
         scores=[{"seat": s.number, "player": s.player_id, "place": place, "game_score": 0, "extra_objective": 0,
                  "armies": 0, "tournament_points": 10 - place, "tiebreak": None, "eliminated": False}
-                for s, place in zip(seats, places)])
+                for s, place in zip(seats, places, strict=True)])
     if confirm:
         Confirmation.objects.create(submission=sub, user=UserFactory(), by_organizer=True)
     return sub
