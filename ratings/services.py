@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from . import selectors
@@ -18,6 +18,8 @@ from .models import RatedGame, Rating, shown
 
 # openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): one model for the instance.
 MODEL = PlackettLuce()
+# Two updates at once (two workers) take turns: each reads the history the other writes.
+LOCK = 0x52415447  # "RATG"
 
 
 class _State:
@@ -64,6 +66,9 @@ def _rate(table: selectors.TableGame, state: _State) -> list[RatedGame]:
 def update_from(start: str) -> int:
     """Rate again every table at or after ``start`` (the empty key: all of them); returns how
     many tables were rated."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
     tables = selectors.tables_from(start)
     dropped = RatedGame.objects.filter(key__gte=start)
     touched = set(dropped.values_list("player_id", flat=True).distinct())

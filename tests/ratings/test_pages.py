@@ -41,3 +41,8 @@ def test_the_api_searches_and_pages(client, rated) -> None:
     assert body["count"] == 3 and body["limit"] == 1 and len(body["rows"]) == 1
     assert body["rows"][0]["player"]["id"] in (b.pk, c.pk)
     assert [r["player"]["id"] for r in client.get("/api/ratings/", {"q": a.first_name}).json()["rows"]] == [a.pk]
+
+
+def test_the_national_ranking_leads_to_the_rating(client) -> None:
+    page = client.get("/ranking/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert 'href="/ratings/"' in page and "Indice" in page
