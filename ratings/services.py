@@ -63,15 +63,16 @@ def _rate(table: selectors.TableGame, state: _State) -> list[RatedGame]:
 
 
 @transaction.atomic
-def update_from(start: str) -> int:
-    """Rate again every table at or after ``start`` (the empty key: all of them); returns how
-    many tables were rated."""
+def update_from(start: str, players: Iterable[int] = ()) -> int:
+    """Rate again every table at or after ``start`` (the empty key: all of them), and rebuild
+    ``players``'s ratings too (their history may be gone: a deleted event's); returns how many
+    tables were rated."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
     tables = selectors.tables_from(start)
     dropped = RatedGame.objects.filter(key__gte=start)
-    touched = set(dropped.values_list("player_id", flat=True).distinct())
+    touched = set(dropped.values_list("player_id", flat=True).distinct()) | set(players)
     touched.update(p for t in tables for p, _place in t.places)
     state = _state_before(start, touched)
     dropped.delete()

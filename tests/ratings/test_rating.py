@@ -167,3 +167,51 @@ def test_an_imported_event_counts_once(django_capture_on_commit_callbacks) -> No
     call_command("recompute_ratings", stdout=open("/dev/null", "w"))
     assert snapshot() == first
     assert RatedGame.objects.count() == sum(len([s for s in t.seats.all() if s.player_id]) for t in tables)
+
+
+def _rated_season(capture) -> tuple[list[Player], list[Table]]:
+    people, tables = season()
+    with capture(execute=True):
+        for i, places in enumerate(PLACES):
+            result(tables[i], places)
+    return people, tables
+
+
+def _equals_a_rebuild() -> None:
+    updated = snapshot()
+    services.recompute()
+    assert snapshot() == updated
+
+
+def test_an_event_moved_to_another_date_is_rated_in_its_new_place(django_capture_on_commit_callbacks) -> None:
+    _people, tables = _rated_season(django_capture_on_commit_callbacks)
+    before = snapshot()
+    early = tables[2].game.tournament
+    with django_capture_on_commit_callbacks(execute=True):
+        early.date = dt.date(2026, 5, 3)  # now after the other event
+        early.save()
+    assert snapshot() != before
+    _equals_a_rebuild()
+
+
+def test_a_deleted_event_leaves_the_ratings(django_capture_on_commit_callbacks) -> None:
+    people, tables = _rated_season(django_capture_on_commit_callbacks)
+    early, visitor = tables[2].game.tournament, ScoringPlayerFactory()  # who played only there
+    with django_capture_on_commit_callbacks(execute=True):
+        result(make_table(early, 3, [visitor, people[5]]), [1, 2])
+    assert Rating.objects.get(player=visitor).games == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        early.delete()
+    assert not Rating.objects.filter(player=visitor).exists()
+    assert Rating.objects.get(player=people[5]).games == 1  # the later event's table
+    _equals_a_rebuild()
+
+
+def test_a_game_made_a_rehearsal_leaves_the_ratings(django_capture_on_commit_callbacks) -> None:
+    _people, tables = _rated_season(django_capture_on_commit_callbacks)
+    game = tables[3].game
+    with django_capture_on_commit_callbacks(execute=True):
+        game.rehearsal = True
+        game.save(update_fields=["rehearsal"])
+    assert not RatedGame.objects.filter(table__game=game).exists()
+    _equals_a_rebuild()
