@@ -12,6 +12,7 @@ class RatingsConfig(AppConfig):
 
         from scoring.models import Confirmation, ResultSubmission, WorkbookEvent
         from tables.models import Game
+        from tournaments import hooks
         from tournaments.models import Tournament
 
         from . import tasks
@@ -26,3 +27,4 @@ class RatingsConfig(AppConfig):
         pre_delete.connect(tasks.tournament_deleting, sender=Tournament, dispatch_uid="ratings.tournament_deleting")
         pre_save.connect(tasks.game_saving, sender=Game, dispatch_uid="ratings.game_saving")
         post_save.connect(tasks.game_saved, sender=Game, dispatch_uid="ratings.game_saved")
+        hooks.register(hooks.players_merged, tasks.players_merged)  # after scoring's: the scores name ``keep``

@@ -20,7 +20,10 @@ def shown(mu: float, sigma: float) -> int:
 
 
 class Rating(models.Model):
-    player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    # One per player, kept so by ratings.services (which deletes a player's row before writing
+    # it); not a unique key: a merge of two rated players moves both rows to the kept player
+    # (tournaments/merge.py) before ratings.tasks.players_merged deletes them and queues the update.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(_("games"))

@@ -101,3 +101,14 @@ def game_saved(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> 
         return
     tournament = instance.tournament
     _queue(update_from, f"{selectors.tournament_key(tournament.date, tournament.pk)}|{instance.number:05d}")
+
+
+def players_merged(drop: int, keep: int) -> None:
+    """A merge (tournaments/merge.py) moved ``drop``'s rating rows and seats to ``keep``: their
+    ratings are one player's from the earliest game of either on."""
+    from .models import RatedGame, Rating
+
+    Rating.objects.filter(player_id=keep).delete()
+    first = RatedGame.objects.filter(player_id=keep).order_by("key").values_list("key", flat=True).first()
+    if first is not None:
+        _queue(update_from, first, [keep])

@@ -215,3 +215,20 @@ def test_a_game_made_a_rehearsal_leaves_the_ratings(django_capture_on_commit_cal
         game.save(update_fields=["rehearsal"])
     assert not RatedGame.objects.filter(table__game=game).exists()
     _equals_a_rebuild()
+
+
+def test_two_rated_records_merged_are_one_players_rating(django_capture_on_commit_callbacks) -> None:
+    from tournaments import merge
+
+    people, tables = _rated_season(django_capture_on_commit_callbacks)
+    born = dt.date(1980, 1, 2)
+    keep = ScoringPlayerFactory(first_name="Mario", last_name="Rossi", birth_date=born)
+    drop = ScoringPlayerFactory(first_name="Mario", last_name="Rossi", birth_date=born)
+    late, early = tables[0].game.tournament, tables[2].game.tournament
+    with django_capture_on_commit_callbacks(execute=True):
+        result(make_table(early, 3, [keep, people[0]]), [1, 2])
+        result(make_table(late, 2, [drop, people[1]]), [1, 2])
+    with django_capture_on_commit_callbacks(execute=True):
+        merge.merge_records(keep=keep.pk, drop=drop.pk, actor=None, tournament=None, allowed=lambda a, b: None)
+    assert list(Rating.objects.filter(player=keep).values_list("games", flat=True)) == [2]
+    _equals_a_rebuild()
