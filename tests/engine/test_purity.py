@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 # third-party and project packages the engine must never reach
-FORBIDDEN = ("django", "rest_framework", "drf_spectacular", "celery", "config", "tournaments", "tables", "scoring")
+FORBIDDEN = ("django", "rest_framework", "drf_spectacular", "celery", "config", "tournaments", "tables", "scoring", "ratings")
 MODULES = sorted(ENGINE.rglob("*.py"))
 
 
