@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "history",
     "seasons",
     "publishing",
+    "ratings",  # above scoring: the rating (Indice), docs/rating.md
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 

@@ -23,6 +23,7 @@ api_patterns = [
     path("", include("history.api_urls")),
     path("", include("seasons.api_urls")),
     path("", include("scoring.api_urls")),
+    path("", include("ratings.api_urls")),
 ]
 
 urlpatterns = [
@@ -46,6 +47,7 @@ urlpatterns = [
     path("", include("history.urls")),
     path("", include("seasons.urls")),
     path("", include("scoring.urls")),
+    path("", include("ratings.urls")),
     path("clubs/", include("tournaments.club_urls")),
     path("", include("publishing.urls")),
     path("", include("tournaments.urls")),

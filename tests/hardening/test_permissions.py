@@ -119,6 +119,7 @@ EXPECTED: dict[str, Any] = {
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
     "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
     "scoring:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
+    "ratings:list": READ, "api-ratings": READ,
     # a player's history across events and head-to-head: public and read-only
     "history:player": READ, "history:opponents": READ, "history:head-to-head": READ,
     "api-player-history": READ, "api-head-to-head": READ,

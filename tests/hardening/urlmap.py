@@ -132,6 +132,7 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:national-player": lambda w: {"year": 2026, "pk": w.player},
     "scoring:national-export": lambda w: {"year": 2026, "fmt": "csv"},
     "api-national-ranking": lambda w: {}, "api-national-ranking-year": lambda w: {"year": 2026},
+    "ratings:list": lambda w: {}, "api-ratings": lambda w: {},
     "history:player": lambda w: {"pk": w.player}, "history:opponents": lambda w: {"pk": w.player},
     "history:head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
     "api-player-history": lambda w: {"pk": w.player},
