@@ -28,29 +28,20 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 
 from config.errors import DomainError, read_only_refusal
 from config.jsonexact import ExactJSONDecoder
 from config.restjson import ExactJSONRenderer
+from config.schema import IDEMPOTENCY_HEADER
 
 from .models import IdempotentWrite
 
-HEADER = "Idempotency-Key"
+HEADER = IDEMPOTENCY_HEADER  # documented once for every write: config/schema.py
 FIELD = "idempotency_key"  # the hidden field of a form
 KEPT_DAYS = 7
 _KEY = re.compile(r"[\x21-\x7e]{1,100}")  # printable ASCII, no spaces: a UUID fits
-
-schema_parameter = OpenApiParameter(
-    HEADER, str, location=OpenApiParameter.HEADER, required=False,
-    description=(
-        "A key of your choice (a UUID) naming this write, at most 100 printable characters. "
-        "Sent again with the same request (the answer was lost, the connection dropped), it gets "
-        "the answer the write got the first time, with its status, and writes nothing more. "
-        "Keys are kept 7 days per user; the same key on another path is a 400 (rule IDEMPOTENCY)."),
-)
 
 Answer = tuple[int, Any]  # (HTTP status, body)
 
