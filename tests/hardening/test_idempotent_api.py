@@ -112,3 +112,29 @@ def test_a_deletion_sent_again_gets_its_204_not_a_404(client: Any) -> None:
     again = client.delete(url, HTTP_IDEMPOTENCY_KEY="del-1")
     assert first.status_code == again.status_code == 204 and again.content == b""
     assert client.delete(url).status_code == 404  # without the key: it is gone
+
+
+def _referee_page(table: Table) -> str:
+    g = table.game
+    return f"/t/{g.tournament.slug}/games/{g.number}/tables/{table.number}/referee/"
+
+
+def _form_key(page: str, action: str) -> str:
+    form = page.split(f'name="action" value="{action}">', 1)[1]
+    return form.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+
+
+def test_a_step_and_a_pause_tapped_again_on_the_referee_page_are_recorded_once(client: Any, running: Table) -> None:
+    url = _referee_page(running)
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    turn_key, pause_key = _form_key(page, "end_turn"), _form_key(page, "pause")
+    assert turn_key != pause_key and len(turn_key) >= 32
+    turn = {"action": "end_turn", "seat": "1", "conquered": "0", "idempotency_key": turn_key}
+    first = client.post(url, turn, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    again = client.post(url, turn, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert first.status_code == again.status_code == 200
+    assert "End of turn of seat 1 recorded." in again.content.decode()
+    assert TurnEvent.objects.filter(table=running).count() == 1
+    pause = {"action": "pause", "reason": "incident", "idempotency_key": pause_key}
+    assert client.post(url, pause).status_code == client.post(url, pause).status_code == 302
+    assert ClockEvent.objects.filter(table=running, kind=ClockEvent.Kind.PAUSE).count() == 1
