@@ -24,8 +24,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import APIException
@@ -141,11 +142,13 @@ class ApiIdempotencyMiddleware:
         if owner is None:  # no client to keep keys for (or wrong credentials): the view answers
             return None
         try:
-            key = key_of(request)
+            key, fingerprint = key_of(request), _fingerprint(request)
         except DomainError as exc:
             return JsonResponse(exc.as_dict(), status=exc.status_code)
-        assert key is not None  # noqa: S101 - the header is there
-        fingerprint = _fingerprint(request)
+        except (RequestDataTooBig, RawPostDataException):  # the view refuses it as it always did
+            return None
+        if key is None:
+            return None
 
         def write() -> Answer:
             setattr(request, _HANDLED, True)  # a view's own once() leaves the key to this one
@@ -194,13 +197,13 @@ def _api_owner(request: HttpRequest, api_view: Any) -> str | None:
     ahead (its failure is the view's answer, a 401 or 403, not this middleware's)."""
     authenticators = [auth() for auth in api_view.authentication_classes]
     try:
-        return _owner(Request(request, authenticators=authenticators))  # type: ignore[arg-type]
+        return _owner(Request(request, authenticators=authenticators))
     except APIException:
         return None
 
 
 def _fingerprint(request: HttpRequest) -> str:
-    """The request's method, then a digest of its path and body: the same key with another
-    request (another path, another body) is refused."""
-    digest = hashlib.sha256(request.path.encode() + b"\n" + request.body).hexdigest()
+    """The request's method, then a digest of its path (with its query) and body: the same key
+    with another request (another path, another body) is refused."""
+    digest = hashlib.sha256(request.get_full_path().encode() + b"\n" + request.body).hexdigest()
     return f"{request.method} {digest}"[:64]
