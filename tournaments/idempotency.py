@@ -196,10 +196,15 @@ def _api_owner(request: HttpRequest, api_view: Any) -> str | None:
     """The client the view will see: REST framework's authentication of the request, done once
     ahead (its failure is the view's answer, a 401 or 403, not this middleware's)."""
     authenticators = [auth() for auth in api_view.authentication_classes]
+    signed_in = request.user  # REST framework sets it: the view must find the session's own
     try:
         return _owner(Request(request, authenticators=authenticators))
     except APIException:
         return None
+    finally:
+        # a password-authenticated user left here would look like a session to the view's
+        # cookie authentication, which then asks for a CSRF token
+        request.user = signed_in
 
 
 def _fingerprint(request: HttpRequest) -> str:

@@ -5,9 +5,11 @@ the same key with another request is a 400 (rule IDEMPOTENCY); without a key not
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from tables import clocks
 from tables.models import ClockEvent, Table, TurnEvent
@@ -138,3 +140,17 @@ def test_a_step_and_a_pause_tapped_again_on_the_referee_page_are_recorded_once(c
     pause = {"action": "pause", "reason": "incident", "idempotency_key": pause_key}
     assert client.post(url, pause).status_code == client.post(url, pause).status_code == 302
     assert ClockEvent.objects.filter(table=running, kind=ClockEvent.Kind.PAUSE).count() == 1
+
+
+
+def test_a_client_signing_in_with_its_password_on_each_request_gets_the_same(running: Table) -> None:
+    """HTTP Basic, no session, CSRF checked as on a real server: the key changes nothing else."""
+    referee = make_referee(running.game.tournament)  # password "pw"
+    api = Client(enforce_csrf_checks=True)
+    basic = "Basic " + base64.b64encode(f"{referee.username}:pw".encode()).decode()
+    url, body = _base(running) + "turns/", {"seat": 1, "conquered": 0}
+    sent = [api.post(url, body, content_type="application/json", HTTP_AUTHORIZATION=basic,
+                     HTTP_IDEMPOTENCY_KEY="basic-1") for _ in range(2)]
+    assert [r.status_code for r in sent] == [201, 201], sent[0].content
+    assert sent[1].json() == sent[0].json()
+    assert TurnEvent.objects.filter(table=running).count() == 1
