@@ -1,5 +1,6 @@
-"""Writes done once: a client names a write with an idempotency key (the API's ``Idempotency-Key``
-header, a result form's hidden ``idempotency_key`` field); a retry with the same key gets the
+"""Writes done once: a client names a write with an idempotency key (the ``Idempotency-Key``
+header on any write of the API, handled for every view by ``ApiIdempotencyMiddleware``; a page
+form's hidden ``idempotency_key`` field, handled by the view with ``once``); a retry with the same key gets the
 answer the write got, never a second write nor a refusal of the retry (a 409: "someone saved a
 newer version" — itself).
 
@@ -11,7 +12,7 @@ the commit (never from a connection that may die after it), and a retry either f
 (the write committed: its answer) or nothing (nothing was saved: the write runs). Two copies of a
 request arriving together queue on the key's row: the second gets the first's answer. Keys are
 per client (the signed-in user, or the session of a player's private link) and kept
-``KEPT_DAYS``; the same key on another path is refused (HTTP 400).
+``KEPT_DAYS``; the same key on another path (for the API: or another body) is refused (HTTP 400).
 """
 
 from __future__ import annotations
