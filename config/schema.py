@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as _SpectacularAutoSchema
+from drf_spectacular.utils import OpenApiParameter
 
 # Every error body of the API: DomainError.as_dict() ({field: [message], "rule", "detail"}, plus
 # "line" for a file), DRF's {"detail": ...} or {field: [messages]}, the edge's 413/NUL answers.
@@ -32,14 +33,31 @@ ERRORS = {
     "429": "Too many failed logins for this username from this address (Retry-After).",
 }
 WRITE_ONLY_ERRORS = ("409", "413")
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"  # every write accepts it (tournaments/idempotency.py)
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    IDEMPOTENCY_HEADER, str, location=OpenApiParameter.HEADER, required=False,
+    description=(
+        "A key of your choice (a UUID) naming this write, at most 100 printable characters. "
+        "Sent again with the same request (the answer was lost, the connection dropped), it gets "
+        "the answer the write got the first time, with its status, and writes nothing more. "
+        "Keys are kept 7 days per user; the same key with another request (another path or body) "
+        "is a 400 (rule IDEMPOTENCY). A refused write (4xx) is not kept: it may be sent again."),
+)
 
 
 class AutoSchema(_SpectacularAutoSchema):
-    """drf-spectacular's schema with the error answers every operation can give (ERRORS)."""
+    """drf-spectacular's schema with the error answers every operation can give (ERRORS), and
+    the ``Idempotency-Key`` header on every write."""
+
+    def get_override_parameters(self) -> list[Any]:
+        own = list(super().get_override_parameters())
+        return [*own, IDEMPOTENCY_PARAMETER] if self.method in WRITES else own
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
-        write = self.method in ("POST", "PUT", "PATCH", "DELETE")
+        write = self.method in WRITES
         for code, description in ERRORS.items():
             if code in responses or (code in WRITE_ONLY_ERRORS and not write):
                 continue

@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "config.refusals.RefusalMiddleware",  # a refused action says why in the page (htmx or not)
     "config.security.ContentSecurityPolicyMiddleware",  # CSP + a few headers (config/security.py)
     "config.security.LoginRateLimitMiddleware",  # 429 after 5 failed logins per user+IP / 15 min
+    # last: it runs the API view itself, once per Idempotency-Key (tournaments/idempotency.py)
+    "tournaments.idempotency.ApiIdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -106,7 +106,6 @@ class TableResultsAPI(APIView):
                 "saved, with the same Idempotency-Key, gets its 201 instead.")),
         },
         summary="Enter a new version of a table's result (board, short form or record)",
-        parameters=[idempotency.schema_parameter],
         description="{pk} is the table's `id`, given by the tables API (`id`, `results_url`).",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -128,8 +127,7 @@ class ConfirmAPI(APIView):
     permission_classes = [AllowAny]  # a player's private link is not a login: services decide
 
     @extend_schema(request=None, responses={201: ConfirmationSerializer},
-                   parameters=[idempotency.schema_parameter],
-                   summary="Confirm a result (a second referee, the organizer, or a player of that table)")
+                              summary="Confirm a result (a second referee, the organizer, or a player of that table)")
     def post(self, request: Request, pk: int) -> Response:
         def write() -> idempotency.Answer:
             sub = get_object_or_404(ResultSubmission.objects.select_related("table__game__tournament"), pk=pk)

@@ -4,6 +4,7 @@ and the hall projector page (every table of a game). Thin: the work is in ``tabl
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from config.errors import DomainError
 from config.htmx import keep_target
 from config.refusals import shown
-from tournaments import formats
+from tournaments import formats, idempotency
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee
 
@@ -172,8 +173,11 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
     done = None
     if request.method == "POST":
         action = request.POST.get("action", "")
-        try:
-            done = _perform(request, tbl, action)
+        def write() -> idempotency.Answer:
+            return 200, {"done": _perform(request, tbl, action)}
+
+        try:  # tapped again (the answer was lost): the step is recorded once, its message again
+            done = idempotency.once(request, write)[1]["done"]
         except DomainError as exc:
             error = shown(exc)
         if error is None and not request.htmx:
@@ -183,7 +187,8 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
             return redirect(request.path)
         tbl = _table(game, table)
     context = referee_context(tbl)
-    context.update({"error": error, "done": done, "typed": request.POST if error else {}})
+    context.update({"error": error, "done": done, "typed": request.POST if error else {},
+                    "idempotency_key": uuid.uuid4().hex})  # each form adds its action: one key a form
     if not request.htmx:
         context["deal_seats"] = deal_seats(tbl)
     status = error.status_code if error else 200
