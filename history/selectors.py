@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Q
 
 from engine import decimal
-from scoring import national_selectors
+from ranking import selectors as national_selectors
 from scoring import selectors as sel
 from scoring.models import Confirmation, ResultSubmission, ScoringSettings
 from tables.models import Seat
