@@ -8,7 +8,7 @@ On a throw-away database (a temporary SQLite file, or a ``test_`` database next 
 one given), the year's workbooks (``workbook_import.write_year``: 16–48 players and 3–5 rounds per
 event, types mixed, drawn from ``--players`` people) are imported a third at a time with
 ``manage.py import_workbooks`` (what organizers run; each import ends by recomputing the year, as
-it does on the site). After each third, ``scoring.national.compute(year)`` (what the Celery task
+it does on the site). After each third, ``ranking.national.compute(year)`` (what the Celery task
 runs: every event's places read, the formula, the caps, the rows and every player's events
 written) is timed with the standings cache cleared before each run, best of ``--repeat``, to show
 how the cost grows. Finally the whole folder is imported again (every event unchanged).
@@ -39,8 +39,8 @@ def timed(repeat: int) -> tuple[float, float, int, int]:
     database), the rows and the player-events written."""
     from django.core.cache import cache
 
-    from scoring import national
-    from scoring.models import NationalRankingRow
+    from ranking import national
+    from ranking.models import NationalRankingRow
 
     best = (float("inf"), 0.0)
     for _ in range(repeat):
@@ -95,7 +95,7 @@ def main() -> None:
         f"{args.players:,} players (16–48 players and 3–5 rounds per event; Open, Master, Interclub, periodic "
         f"championships and Raduni), written as the clubs' workbooks and imported a third at a time with "
         f"`manage.py import_workbooks` (each import ends by recomputing the year, as on the site); after each third, "
-        f"one year's `scoring.national.compute` (what the Celery task runs), standings cache cleared before each "
+        f"one year's `ranking.national.compute` (what the Celery task runs), standings cache cleared before each "
         f"run, best of {args.repeat}.",
         "",
         "| events | import of this third, wall (s) | import CPU (s) | players in the ranking | player-events "

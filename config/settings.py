@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "ranking",  # above scoring: the national ranking (K-RANKING)
     "workbook",
     "history",
     "seasons",

@@ -22,6 +22,7 @@ api_patterns = [
     path("", include("workbook.api_urls")),
     path("", include("history.api_urls")),
     path("", include("seasons.api_urls")),
+    path("", include("ranking.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("ratings.api_urls")),
 ]
@@ -46,6 +47,7 @@ urlpatterns = [
     path("", include("workbook.urls")),
     path("", include("history.urls")),
     path("", include("seasons.urls")),
+    path("", include("ranking.urls")),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
     path("clubs/", include("tournaments.club_urls")),

@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Q
 
 from engine import decimal
-from scoring import national_selectors
+from ranking import selectors as ranking_selectors
 from scoring import selectors as sel
 from scoring.models import Confirmation, ResultSubmission, ScoringSettings
 from tables.models import Seat
@@ -129,7 +129,7 @@ def history(player: Player) -> dict[str, Any]:
             total=_number(row["total"]) if row and row.get("played") else None,
             finished=t.status == Tournament.Status.FINISHED, games=games.get(t.pk, []),
         ))
-    return {"player": player, "events": events, "ranking": national_selectors.player_years(player.pk),
+    return {"player": player, "events": events, "ranking": ranking_selectors.player_years(player.pk),
             "games": sum(len(e.games) for e in events)}
 
 

@@ -24,8 +24,9 @@ from typing import Any
 from django.utils import timezone
 
 from config.errors import DomainError
-from scoring import national, selectors
-from scoring import ranking as rk
+from ranking import formula as rk
+from ranking import national
+from scoring import selectors
 from scoring import standings as st
 from scoring.models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
 from tables.models import Game, Seat, Table

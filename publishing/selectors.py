@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring import national, selectors
+from ranking import national
+from scoring import selectors
 from tables.models import Game, Seat
 from tournaments.models import Tournament
 

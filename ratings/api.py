@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.national_api import DEFAULT_LIMIT, MAX_LIMIT, RankingPlayerSerializer, _int
+from ranking.api import DEFAULT_LIMIT, MAX_LIMIT, RankingPlayerSerializer, _int
 
 from . import selectors
 

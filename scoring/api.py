@@ -20,7 +20,7 @@ from tables.models import Game, Table
 from tournaments import idempotency
 from tournaments.access import linked_player
 from tournaments.models import Tournament
-from tournaments.permissions import TournamentObjectPermission, TournamentScoped, is_organizer
+from tournaments.permissions import TournamentObjectPermission, TournamentScoped
 
 from . import selectors, services
 from .models import ResultSubmission
@@ -28,7 +28,6 @@ from .serializers import (
     ConfirmationSerializer,
     FormatInputSerializer,
     FormatSerializer,
-    RankingSerializer,
     ResultInputSerializer,
     StandingsSerializer,
     SubmissionSerializer,
@@ -215,16 +214,3 @@ class FinishGameAPI(TournamentScoped, APIView):
         return Response({"game": game.number, "status": game.status, "finished_at": game.finished_at})
 
 
-@live.public
-class RankingAPI(APIView):
-    """K-RANKING: each player's national-ranking contribution and the event's rows (events, games,
-    standings) in the ranking's formats."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses=RankingSerializer, summary="National ranking contribution and rows (K-RANKING)")
-    def get(self, request: Request, slug: str) -> Response:
-        tournament = get_object_or_404(Tournament, slug=slug)
-        # National ids (idNazionale) only for the tournament's organizers (privacy).
-        return Response(selectors.event_ranking(
-            tournament, national_ids=is_organizer(request.user, tournament)))

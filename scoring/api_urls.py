@@ -1,16 +1,13 @@
 from django.urls import path
 
-from . import api, national_api
+from . import api
 
 urlpatterns = [
     path("scoring/tournaments/<slug:slug>/standings/", api.StandingsAPI.as_view(), name="api-standings"),
     path("scoring/tournaments/<slug:slug>/format/", api.FormatAPI.as_view(), name="api-format"),
-    path("scoring/tournaments/<slug:slug>/ranking/", api.RankingAPI.as_view(), name="api-event-ranking"),
     path("scoring/tournaments/<slug:slug>/games/<id:number>/finish/", api.FinishGameAPI.as_view(),
          name="api-game-finish"),
     path("scoring/tables/<id:pk>/results/", api.TableResultsAPI.as_view(), name="api-table-results"),
     path("scoring/results/<id:pk>/confirm/", api.ConfirmAPI.as_view(), name="api-result-confirm"),
-    path("ranking/", national_api.NationalRankingYearsAPI.as_view(), name="api-national-ranking"),
-    path("ranking/<id:year>/", national_api.NationalRankingYearAPI.as_view(), name="api-national-ranking-year"),
     path("scoring/results/<id:pk>/withdraw/", api.WithdrawCorrectionAPI.as_view(), name="api-result-withdraw"),
 ]

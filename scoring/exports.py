@@ -1,5 +1,6 @@
-"""A tournament's spreadsheets: the standings, every counting result and the national ranking's
-rows of the event (K-RANKING), as CSV or XLSX (``GET /t/<slug>/export/<what>.<fmt>``).
+"""A tournament's spreadsheets: the standings, every counting result, and those an app above
+adds (``TABLES``: the national ranking's rows of the event, K-RANKING, ``ranking/exports.py``), as
+CSV or XLSX (``GET /t/<slug>/export/<what>.<fmt>``).
 
 Every cell goes through ``tournaments.spreadsheets``: names starting with = + - @ are never
 formulas. The printable final ranking is a page (``views.print_ranking``, scoring/print.html).
@@ -7,6 +8,7 @@ formulas. The printable final ranking is a page (``views.print_ranking``, scorin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -18,8 +20,15 @@ from tournaments.models import Player, Tournament
 
 from . import selectors
 
-RANKING_EXPORTS = {"ranking-events": "events", "ranking-games": "games", "ranking-standings": "standings"}
-EXPORTS = ("standings", "results", *RANKING_EXPORTS)
+EXPORTS = ("standings", "results")
+# The spreadsheets an app above adds, registered at start-up (its AppConfig.ready): a name and
+# what makes its head and rows of a tournament (the flag: an organizer asks, national ids shown).
+Table = Callable[[Tournament, bool], tuple[list[str], list[list[Any]]]]
+TABLES: dict[str, Table] = {}
+
+
+def known(what: str) -> bool:
+    return what in EXPORTS or what in TABLES
 FORMATS = ("csv", "xlsx")
 
 
@@ -65,21 +74,12 @@ def results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
     return head, rows
 
 
-def ranking_table(tournament: Tournament, what: str, national_ids: bool = False
-                  ) -> tuple[list[str], list[list[Any]]]:
-    """K-RANKING rows (events, games, standings) in the national ranking's column names
-    (players' national ids only for an organizer)."""
-    rows = selectors.event_ranking(tournament, national_ids=national_ids)[RANKING_EXPORTS[what]]
-    head = list(rows[0]) if rows else []
-    return head, [list(r.values()) for r in rows]
-
-
 def response(request: HttpRequest, tournament: Tournament, what: str, fmt: str,
              national_ids: bool = False) -> HttpResponse:
     """The ``what`` spreadsheet (one of :data:`EXPORTS`) as a ``fmt`` file to download (a CSV
     in Excel's form unless ``?plain=1``, ``tournaments.spreadsheets.csv_download``)."""
-    if what in RANKING_EXPORTS:
-        head, rows = ranking_table(tournament, what, national_ids)
+    if what in TABLES:
+        head, rows = TABLES[what](tournament, national_ids)
     else:
         head, rows = (standings_table if what == "standings" else results_table)(tournament)
     name = f"{tournament.slug}-{what}.{fmt}"

@@ -9,7 +9,7 @@ from tournaments import hooks
 from tournaments.models import Player, Registration, Tournament
 from tournaments.privacy import iso
 
-from . import national, selectors
+from . import selectors
 from .models import Confirmation, ResultSubmission
 
 
@@ -43,7 +43,7 @@ def players_merged(drop: int, keep: int) -> None:
         scores = [dict(r, player=keep) if r.get("player") == drop else r for r in sub.scores]
         if scores != sub.scores:
             ResultSubmission.objects.filter(pk=sub.pk).update(scores=scores)
-    national.players_changed([keep, drop])  # the national ranking's rows of both
+    hooks.call(hooks.players_changed, [keep, drop])  # the national ranking's rows of both
     for tid in set(Registration.objects.filter(player_id=keep).values_list("tournament_id", flat=True)):
         selectors.invalidate(tid)  # cached standings name the dropped player
 
@@ -55,8 +55,6 @@ def audit_context(ids: set[int]) -> dict[int, dict[str, Any]]:
 
 
 def register() -> None:
-    hooks.register(hooks.tournament_changed, national.tournament_changed)
-    hooks.register(hooks.players_changed, national.players_changed)
     hooks.register(hooks.player_data, player_data)
     hooks.register(hooks.player_erased, player_erased)
     hooks.register(hooks.players_merged, players_merged)

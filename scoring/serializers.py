@@ -113,19 +113,3 @@ class FormatSerializer(serializers.Serializer):
     chain = serializers.ListField(child=serializers.CharField())
     club_changes = serializers.DictField()
     presets = serializers.ListField(child=serializers.DictField())
-
-
-class RankingSerializer(serializers.Serializer):
-    event_type = serializers.CharField(help_text="K-RANKING type (Tipologia) the event is ranked as")
-    event_type_source = serializers.ChoiceField(
-        choices=["tournament", "preset", "default"],
-        help_text="where the type comes from: the tournament's own event_type, its format preset, or "
-        "neither (default: AMC, class 0, not counted by the national ranking; see notice)")
-    notice = serializers.CharField(help_text="empty, or why the event does not count (e.g. no event type)")
-    table_games = serializers.IntegerField()
-    counts = serializers.BooleanField()
-    year = serializers.IntegerField()
-    contributions = serializers.ListField(child=serializers.DictField())
-    events = serializers.ListField(child=serializers.DictField())
-    games = serializers.ListField(child=serializers.DictField())
-    standings = serializers.ListField(child=serializers.DictField())

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine import Ending
 from tables.models import Table
-from tournaments import audit
+from tournaments import audit, hooks
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee
 
@@ -100,10 +100,9 @@ def _invalidate(tournament: Tournament) -> None:
     without a worker, one recomputation queued at commit with one)."""
     selectors.invalidate(tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
-        # A corrected result (or format) of a finished event moves the national ranking (K-RANKING).
-        from . import national
-
-        national.tournament_changed(tournament)
+        # A corrected result (or format) of a finished event moves the national ranking (K-RANKING,
+        # which registers itself: ranking/apps.py).
+        hooks.call(hooks.tournament_changed, tournament)
 
 
 def submit_result(*, actor: Any, table: Table, kind: str, data: Mapping[str, Any], ended_by: str = "",

@@ -1,8 +1,6 @@
 """Celery tasks of scoring/, never run in a request: the standings are recomputed by a worker
-after each committed result change (``scoring.selectors.invalidate``); the national ranking
-(K-RANKING) is recomputed when ``scoring.national.request_update``'s write commits (the computation
-locks the year's row, so concurrent runs of one year queue up and the last one wins with
-everything committed before it started).
+after each committed result change (``scoring.selectors.invalidate``; the national ranking's
+task is ``ranking/tasks.py``).
 
 A recomputation can be lost: its worker process killed (then Celery gives the message back,
 ``task_reject_on_worker_lost``), or never queued because Redis was away when the write
@@ -36,11 +34,3 @@ def heal_standings() -> list[int]:
         log.info("standings of tournament %s miss a change: recomputing them", tournament_id)
         schedule(tournament_id)
     return late
-
-
-@shared_task(name="scoring.tasks.recompute_ranking", ignore_result=True)
-def recompute_ranking(year: int) -> int:
-    """Recompute and store ``year``'s national ranking; returns the stored version."""
-    from .national import compute
-
-    return compute(int(year)).version

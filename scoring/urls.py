@@ -1,12 +1,11 @@
 from django.urls import path
 
-from . import national_views, views
+from . import views
 
 app_name = "scoring"
 urlpatterns = [
     path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/standings/print/", views.print_ranking, name="print"),
-    path("t/<slug:slug>/standings/ranking/", views.ranking_page, name="ranking"),
     path("t/<slug:slug>/standings/player/<id:pk>/", views.player_page, name="player"),
     path("t/<slug:slug>/results/", views.results_status, name="status"),
     path("t/<slug:slug>/results/game/<id:number>/finish/", views.finish_game, name="finish-game"),
@@ -16,9 +15,4 @@ urlpatterns = [
     path("t/<slug:slug>/results/<id:pk>/confirm/", views.confirm, name="confirm"),
     path("t/<slug:slug>/results/<id:pk>/withdraw/", views.withdraw_correction, name="withdraw"),
     path("t/<slug:slug>/export/<str:what>.<str:fmt>", views.export, name="export"),
-    # national ranking (K-RANKING), every event on this instance
-    path("ranking/", national_views.years_page, name="national"),
-    path("ranking/<id:year>/", national_views.year_page, name="national-year"),
-    path("ranking/<id:year>/player/<id:pk>/", national_views.player_page, name="national-player"),
-    path("ranking/<id:year>/export.<str:fmt>", national_views.export, name="national-export"),
 ]

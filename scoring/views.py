@@ -105,21 +105,6 @@ def print_ranking(request: HttpRequest, slug: str) -> HttpResponse:
 
 @live.public
 @require_GET
-def ranking_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """K-RANKING: each player's national-ranking contribution from this event (public: name,
-    nickname and club only), with the event's rows for the ranking as CSV/XLSX."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return render(request, "scoring/ranking.html", {
-        "tournament": tournament, "r": selectors.event_ranking(tournament),
-        "finished": tournament.status == Tournament.Status.FINISHED,
-        "exports": [(what, label) for what, label in (
-            ("ranking-events", _("Event")), ("ranking-games", _("Games")),
-            ("ranking-standings", _("Standings")))],
-    })
-
-
-@live.public
-@require_GET
 def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     # Only a player of this tournament (registered or seated): any other id is a 404, so one
@@ -461,6 +446,6 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 def export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    if what not in exports.EXPORTS or fmt not in exports.FORMATS:
+    if not exports.known(what) or fmt not in exports.FORMATS:
         raise PermissionDenied
     return exports.response(request, tournament, what, fmt, national_ids=is_organizer(request.user, tournament))

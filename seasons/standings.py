@@ -10,7 +10,7 @@ rule then chooses which of them count, per player:
 - ``best_evenings``: the N evenings with the highest evening total (then the earlier evening);
 - ``best_games``: the N best games of the whole season (K-BESTN);
 - ``rounds_2024``: the national ranking's rule for periodic championships since 2024
-  (K-RANKING, ``scoring.ranking``): the best evenings, each added while the rounds already
+  (K-RANKING, ``ranking.formula``): the best evenings, each added while the rounds already
   counted are fewer than 45, checked before adding, so the last one may take the total past 45.
 
 The season's games are numbered across its evenings in date order, and the rows are ranked by the
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine import number
+from ranking.formula import rules_for
 from scoring import standings as st
-from scoring.ranking import rules_for
 
 SUM, BEST_EVENINGS, BEST_GAMES, ROUNDS_2024 = "sum", "best_evenings", "best_games", "rounds_2024"
 RULES = (SUM, BEST_EVENINGS, BEST_GAMES, ROUNDS_2024)

@@ -1,10 +1,11 @@
-"""What the apps above tournaments (tables, scoring) add to its operations.
+"""What the apps above tournaments (tables, scoring, the feature apps) add to its operations.
 
 The apps depend one way: engine <- tournaments <- tables <- scoring (docs/architecture.md), so
 tournaments never imports tables or scoring. Where one of its operations reaches their rows — a
 finished tournament changes the national ranking, a player's seats and results belong in their
 data export, a merge rewrites stored results — it calls the hooks below, which those apps
-register in their ``AppConfig.ready`` (``tables/apps.py``, ``scoring/apps.py``). A hook list
+register in their ``AppConfig.ready`` (``tables/apps.py``, ``scoring/apps.py``,
+``ranking/apps.py``). A hook list
 with nothing registered does nothing, so tournaments works on its own.
 
 Each hook is a plain list of functions, called in the order the apps registered them
@@ -24,10 +25,11 @@ if TYPE_CHECKING:
 Scrub = Callable[[Any], tuple[Any, bool]]
 
 # A finished tournament was reopened, restored, or its status, dates or details changed
-# (scoring: the national ranking of its years is recomputed, K-RANKING).
+# (ranking: the national ranking of its years is recomputed, K-RANKING). Scoring calls it too,
+# when a result of a finished tournament changes.
 tournament_changed: list[Callable[[Tournament], None]] = []
 
-# Players' names changed (erased, merged): scoring recomputes the national ranking rows naming them.
+# Players' names changed (erased, merged): ranking recomputes the national ranking rows naming them.
 players_changed: list[Callable[[list[int]], None]] = []
 
 # Ids of the tournaments a player took part in beyond their registrations (tables: seats).
@@ -46,7 +48,7 @@ player_erased: list[Callable[[Player, list[Tournament], Scrub], None]] = []
 merge_refusals: list[Callable[[int, int], None]] = []
 
 # During a merge, after the foreign keys moved to ``keep`` (scoring: the player ids inside stored
-# results, the national ranking, the cached standings of ``keep``'s tournaments).
+# results, the cached standings of ``keep``'s tournaments).
 players_merged: list[Callable[[int, int], None]] = []
 
 # Audit sentences name the table, game or player an entry is about: for an object type

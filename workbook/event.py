@@ -84,7 +84,7 @@ class Event:
     @property
     def event_id(self) -> str:
         """The ranking's key of the event: first round date ``yyyyMMdd``, " - ", Organizzatore."""
-        from scoring.ranking import event_id
+        from ranking.formula import event_id
 
         return event_id(self.dates[0], self.organizer.strip()) if self.dates else ""
 

@@ -53,7 +53,7 @@ class Export:
 
 
 def organizer_of(tournament: Tournament) -> str:
-    from scoring import national
+    from ranking import national
 
     return national.event_organizer(tournament)
 
@@ -86,7 +86,7 @@ def _raw_scores(sub: ResultSubmission) -> dict[int, float]:
 
 
 def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Event, list[Issue]]:
-    from scoring import national
+    from ranking import national
 
     conf = selectors.settings_for(tournament)
     issues: list[Issue] = []

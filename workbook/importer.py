@@ -216,7 +216,7 @@ def _ranking_changed(year: int | None) -> None:
     """Tell the national ranking an event of ``year`` changed (recomputed after the commit)."""
     if year is None:
         return
-    from scoring import national
+    from ranking import national
 
     national.request_update(year)
 

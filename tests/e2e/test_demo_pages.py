@@ -51,7 +51,7 @@ def test_every_demo_page_is_alive_accessible_and_fits_a_phone(browser: Any) -> N
         ("demo-projector", reverse("tables_referee:projector", args=[slug, 2])),
         ("demo-result-game1-table1", reverse("scoring:table", args=[slug, result1.pk])),
         # the event's contribution to the national ranking and the printable ranking, on a phone
-        ("demo-ranking-contribution", reverse("scoring:ranking", args=[slug])),
+        ("demo-ranking-contribution", reverse("ranking:event", args=[slug])),
         ("demo-ranking-print", reverse("scoring:print", args=[slug])),
         ("demo-login", reverse("login")),
         # a private link's landing page (who the phone will be, and its button): opening it changes nothing

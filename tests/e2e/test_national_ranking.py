@@ -20,7 +20,7 @@ pytestmark = [
 
 
 def test_ranking_pages_fit_a_phone(browser: Any) -> None:
-    from scoring import national
+    from ranking import national
     from tests.ranking.test_national import event, people
 
     players = people(8)
@@ -32,10 +32,10 @@ def test_ranking_pages_fit_a_phone(browser: Any) -> None:
     b = browser
     phone = b.person(PHONE, phone=True)
     pages = [
-        ("ranking-years", reverse("scoring:national")),
-        ("ranking-2025", reverse("scoring:national-year", args=[2025])),
-        ("ranking-2025-search", reverse("scoring:national-year", args=[2025]) + "?q=castelnuovo"),
-        ("ranking-2025-card", reverse("scoring:national-player", args=[2025, players[0].pk])),
+        ("ranking-years", reverse("ranking:national")),
+        ("ranking-2025", reverse("ranking:national-year", args=[2025])),
+        ("ranking-2025-search", reverse("ranking:national-year", args=[2025]) + "?q=castelnuovo"),
+        ("ranking-2025-card", reverse("ranking:national-player", args=[2025, players[0].pk])),
     ]
     for name, url in pages:
         phone.goto(url)

@@ -93,7 +93,7 @@ def test_every_control_and_column_header_is_whole_at_360px(browser: Any) -> None
         ("standings", reverse("scoring:standings", args=[slug])),
         ("player-standing", reverse("scoring:player", args=[slug, seated.pk])),
         ("result-game1-table1", reverse("scoring:table", args=[slug, result1.pk])),
-        ("ranking-contributions", reverse("scoring:ranking", args=[slug])),
+        ("ranking-contributions", reverse("ranking:event", args=[slug])),
         ("print-standings", reverse("scoring:print", args=[slug])),
     ]
     staff_common = [

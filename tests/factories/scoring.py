@@ -13,8 +13,9 @@ from django.contrib.auth import get_user_model
 
 from engine.board import load_board
 from engine.objectives import default_deck
+from ranking.models import RankingBlacklist
 from scoring import services
-from scoring.models import Confirmation, RankingBlacklist, ResultSubmission
+from scoring.models import Confirmation, ResultSubmission
 from tables.models import Game, Seat, Table
 from tournaments.models import Player, Registration, Tournament, TournamentRole
 

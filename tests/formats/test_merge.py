@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from config.errors import ConflictError, DomainError, PermissionDeniedError
+from ranking import event
 from scoring import selectors
 from tests.factories import scoring as f
 from tests.factories.tournaments import PlayerFactory, RegistrationFactory
@@ -155,10 +156,10 @@ def test_api_import_duplicates_and_merge(client: Any, known: Player) -> None:
 
 def test_ranking_rows_carry_the_national_id(known: Player) -> None:
     t = known.registrations.get().tournament
-    rows = selectors.event_ranking(t, national_ids=True)["standings"]
+    rows = event.event_ranking(t, national_ids=True)["standings"]
     by_player = {r["giocatore"]: r["idNazionale"] for r in rows}
     assert by_player[known.pk] == "RCU-0042"
     assert sorted(by_player.values()).count("") == 3
     # Public (anyone but an organizer): the column stays, the ids do not (privacy).
-    public = selectors.event_ranking(t)["standings"]
+    public = event.event_ranking(t)["standings"]
     assert {r["idNazionale"] for r in public} == {""}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal as D
 
-from scoring import ranking as rk
+from ranking import formula as rk
 from tournaments.identity import Candidate, levenshtein, probable_duplicates
 
 

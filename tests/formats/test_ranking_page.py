@@ -10,7 +10,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from scoring import ranking as rk
+from ranking import formula as rk
 from scoring import services
 from tests.factories import scoring as f
 from tests.factories.tournaments import ClubFactory
@@ -34,7 +34,7 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
         play(t, game, [order[:4], order[4:]], ref, org)
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
 
-    page = client.get(reverse("scoring:ranking", args=[t.slug]))
+    page = client.get(reverse("ranking:event", args=[t.slug]))
     text = page.content.decode()
     cells = re.sub(r"<td\b[^>]*>", "<td>", text)  # each row's values, without the cells' labels
     assert page.status_code == 200
@@ -52,7 +52,7 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
         url = reverse("scoring:export", args=[t.slug, what, "csv"])
         assert url in text
         assert client.get(url).status_code == 200
-    assert reverse("scoring:national-year", args=[2026]) in text  # the year's national ranking
+    assert reverse("ranking:national-year", args=[2026]) in text  # the year's national ranking
     url = reverse("scoring:export", args=[t.slug, "ranking-standings", "csv"])
     rows = client.get(url).content.decode()  # from the page: Excel's form (byte-order mark, semicolons)
     assert rows.splitlines()[0].startswith("\ufeffidTorneo;giocatore;idNazionale")
@@ -62,5 +62,5 @@ def test_public_ranking_page_shows_each_contribution_and_no_private_data(client:
 
 def test_an_unfinished_event_is_marked_provisional(client: Any, db: Any) -> None:
     t = f.ScoringTournamentFactory()
-    text = client.get(reverse("scoring:ranking", args=[t.slug])).content.decode()
+    text = client.get(reverse("ranking:event", args=[t.slug])).content.decode()
     assert "provisional" in text and "does not count" in text

@@ -12,7 +12,8 @@ from typing import Any
 
 from openpyxl import Workbook
 
-from scoring import ranking as ranking_formula
+from ranking import event
+from ranking import formula as ranking_formula
 from scoring import selectors, services
 from tables.knockout import rcu_finalists, rcu_semifinals
 from tests.factories import scoring as f
@@ -98,7 +99,7 @@ def test_iscritti_to_raduno_to_ranking_rows(db: Any) -> None:
     assert [r["player"] for r in final[:4]] == by_place  # finalists first, by their final
     assert not any(r["finalist"] for r in final[4:])
 
-    ranking = selectors.event_ranking(t)
+    ranking = event.event_ranking(t)
     assert (ranking["event_type"], ranking["table_games"], ranking["counts"]) == ("RDN", 25, True)  # 10+10+4+1
     for c in ranking["contributions"]:
         a = 1.2 if c["position"] == 1 else math.exp(-c["position"] / 20)
@@ -109,5 +110,5 @@ def test_iscritti_to_raduno_to_ranking_rows(db: Any) -> None:
     assert len(ranking["games"]) == 25 and len(ranking["standings"]) == 40
     assert {r["idTorneo"] for r in ranking["games"]} == {ranking["events"][0]["idTorneo"]}
 
-    client_rows = selectors.event_ranking(t)["standings"]
+    client_rows = event.event_ranking(t)["standings"]
     assert [r["vt"] for r in client_rows] == [c["vt"] for c in ranking["contributions"]]

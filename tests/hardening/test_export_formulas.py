@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from openpyxl import load_workbook
 
-from scoring.exports import RANKING_EXPORTS
+from ranking.exports import RANKING_EXPORTS
 from tournaments.models import Club, Player, Tournament
 from tournaments.spreadsheets import FORMULA_TRIGGERS, safe_cell, xlsx_bytes
 
@@ -42,7 +42,7 @@ def _export_routes() -> set[str]:
 
 
 COVERED = {"tournaments:export", "scoring:export", "api-registrations-export", "api-player-data",
-           "tournaments:player_data", "scoring:national-export", "workbook:export"}
+           "tournaments:player_data", "ranking:national-export", "workbook:export"}
 
 
 def test_every_export_route_is_walked_here() -> None:
@@ -143,7 +143,7 @@ def test_safe_cell_prefixes_every_trigger(value: str) -> None:
 
 def test_the_national_ranking_exports_carry_no_live_formula(hostile_demo: Tournament) -> None:
     """The public national ranking (every finished event of the year) exported as CSV and XLSX."""
-    from scoring import national
+    from ranking import national
 
     Tournament.objects.filter(pk=hostile_demo.pk).update(status=Tournament.Status.FINISHED, event_type="OPN")
     hostile_demo.refresh_from_db()

@@ -105,7 +105,7 @@ EXPECTED: dict[str, Any] = {
     "tables:objective": READ, "tables:organize": {"post": ORGANIZER}, "tables:knockout": READ,
     "tables:qr": READ,  # the QR image of a table page (GET/HEAD only)
     "tables:scoresheets": READ, "tables:meetings": READ, "favicon": READ,
-    "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ, "scoring:ranking": READ,
+    "scoring:standings": READ, "scoring:print": READ, "scoring:player": READ, "ranking:event": READ,
     "scoring:status": {"post": ORGANIZER},  # scoring settings
     "scoring:table": READ, "scoring:format": {"post": ORGANIZER},
     "scoring:enter": {"post": REFEREE}, "scoring:confirm": {"post": REFEREE | {"player"}},
@@ -117,8 +117,8 @@ EXPECTED: dict[str, Any] = {
     "workbook:import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     "api-workbook-import": {"post": ORGANIZER | {"organizer_other", "club_admin_other"}},
     # the national ranking: public and read-only (the blacklist is edited in the admin, staff only)
-    "scoring:national": READ, "scoring:national-year": READ, "scoring:national-player": READ,
-    "scoring:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
+    "ranking:national": READ, "ranking:national-year": READ, "ranking:national-player": READ,
+    "ranking:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
     "ratings:list": READ, "api-ratings": READ,
     # a player's history across events and head-to-head: public and read-only
     "history:player": READ, "history:opponents": READ, "history:head-to-head": READ,

@@ -13,7 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scoring.models import NationalRanking, NationalRankingRow, WorkbookEvent
+from ranking.models import NationalRanking, NationalRankingRow
+from scoring.models import WorkbookEvent
 from tests.factories import scoring as f
 from tests.factories.tournaments import ClubFactory
 from tournaments.models import Player, Tournament

@@ -146,7 +146,7 @@ def run(action: str, *args: str) -> Any:
         return {"data": json.loads(exact.dumps(data)), "page": standings_page(html),
                 "source_id": str(t.publish_state.source_id) if hasattr(t, "publish_state") else None}
     if action == "preset":
-        from scoring import national
+        from ranking import national
 
         e = preset_event(args[0], args[1], args[2])
         return {"slug": e["t"].slug, "club": e["club"].name, "year": national.event_year(e["t"])}

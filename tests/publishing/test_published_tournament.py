@@ -14,8 +14,9 @@ from django.test import Client
 from engine import exact
 from publishing import services as publishing
 from publishing.models import PublishedTournament
+from ranking.models import NationalRankingRow
 from scoring import selectors
-from scoring.models import Confirmation, NationalRankingRow, ResultSubmission
+from scoring.models import Confirmation, ResultSubmission
 from tables.models import Game, Seat, Table
 from tournaments.models import Club, Player, Registration, Tournament
 

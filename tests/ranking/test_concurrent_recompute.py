@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from scoring import national
-from scoring.models import NationalRanking, NationalRankingRow
+from ranking import national
+from ranking.models import NationalRanking, NationalRankingRow
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

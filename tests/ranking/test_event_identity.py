@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from scoring import national, selectors
-from scoring import national_selectors as ns
-from scoring.models import NationalRanking
+from ranking import national
+from ranking import selectors as ns
+from ranking.event import event_ranking
+from ranking.models import NationalRanking
+from scoring import selectors
 from tables.models import Game
 from tests.ranking.test_national import event, people
 from workbook import export as wb_export
@@ -41,7 +43,7 @@ def test_the_first_round_and_the_workbook_organizer_name_the_event_everywhere(
     expected = "20250301 - MILANO [RCU]"
     assert national.event_id(t) == expected
     assert wb_export.export(t, write_file=False).event.event_id == expected
-    ranking = selectors.event_ranking(t)
+    ranking = event_ranking(t)
     assert ranking["events"][0]["idTorneo"] == expected
     assert ranking["events"][0]["organizzatore"] == "MILANO [RCU]"
     assert {r["idTorneo"] for r in ranking["games"] + ranking["standings"]} == {expected}
@@ -60,7 +62,7 @@ def test_without_a_stored_organizer_the_creator_names_the_event(two_days: Any) -
     t.created_by = org
     t.save()
     expected = "20250301 - Anna Verdi"
-    assert national.event_id(t) == selectors.event_ranking(t)["events"][0]["idTorneo"] == expected
+    assert national.event_id(t) == event_ranking(t)["events"][0]["idTorneo"] == expected
     assert wb_export.export(t, write_file=False).event.event_id == expected
 
 

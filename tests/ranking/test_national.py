@@ -18,15 +18,16 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
-from scoring import national, services
-from scoring import ranking as rk
-from scoring.models import (
-    Confirmation,
+from ranking import formula as rk
+from ranking import national
+from ranking.models import (
     NationalRanking,
     NationalRankingEvent,
     NationalRankingRow,
     RankingBlacklist,
 )
+from scoring import services
+from scoring.models import Confirmation
 from tables.models import Game
 from tests.factories import scoring as f
 from tests.factories.scoring import RankingBlacklistFactory
@@ -218,7 +219,7 @@ def test_caps_per_type_follow_the_number_of_valid_events(db: Any, django_capture
 def test_request_update_queues_a_year_once_per_transaction(db: Any, django_capture_on_commit_callbacks: Any,
                                                            monkeypatch: Any) -> None:
     years: list[int] = []
-    monkeypatch.setattr("scoring.tasks.recompute_ranking.delay", years.append)
+    monkeypatch.setattr("ranking.tasks.recompute_ranking.delay", years.append)
     with django_capture_on_commit_callbacks(execute=True):
         with transaction.atomic():
             national.request_update(2025)
@@ -298,35 +299,35 @@ def test_nobody_writes_through_the_api(client: Any, year2025: list[Player]) -> N
 
 def test_year_page_search_and_player_card(client: Any, year2025: list[Player]) -> None:
     home = client.get(reverse("tournaments:list")).content.decode()
-    assert reverse("scoring:national") in home
-    years = client.get(reverse("scoring:national")).content.decode()
-    assert reverse("scoring:national-year", args=[2025]) in years
-    page = client.get(reverse("scoring:national-year", args=[2025]))
+    assert reverse("ranking:national") in home
+    years = client.get(reverse("ranking:national")).content.decode()
+    assert reverse("ranking:national-year", args=[2025]) in years
+    page = client.get(reverse("ranking:national-year", args=[2025]))
     text = page.content.decode()
     assert page.status_code == 200 and "Computed" in text and 'class="scroll"' in text
     assert "Giuseppe Verdì (Peppe)" in text and "example.org" not in text
-    found = client.get(reverse("scoring:national-year", args=[2025]), {"q": "peppe"}).content.decode()
+    found = client.get(reverse("ranking:national-year", args=[2025]), {"q": "peppe"}).content.decode()
     assert "Verdì" in found and "Rossi" not in found
-    none = client.get(reverse("scoring:national-year", args=[2025]), {"q": "nessuno"}).content.decode()
+    none = client.get(reverse("ranking:national-year", args=[2025]), {"q": "nessuno"}).content.decode()
     assert "No player matches the search." in none
-    url = reverse("scoring:national-player", args=[2025, year2025[0].pk])
+    url = reverse("ranking:national-player", args=[2025, year2025[0].pk])
     assert url in text
     card_text = client.get(url).content.decode()
     assert "254.4" in card_text and "this type of event does not count in the ranking" in card_text
     assert "Position 1" in card_text
-    assert client.get(reverse("scoring:national-player", args=[2025, 10**9])).status_code == 404
-    assert client.get(reverse("scoring:national-year", args=[1990])).status_code == 404
+    assert client.get(reverse("ranking:national-player", args=[2025, 10**9])).status_code == 404
+    assert client.get(reverse("ranking:national-year", args=[1990])).status_code == 404
 
 
 def test_card_says_why_an_event_did_not_count_in_italian(client: Any, year2025: list[Player], settings: Any) -> None:
     settings.LANGUAGE_CODE = "it"
-    text = client.get(reverse("scoring:national-player", args=[2025, year2025[0].pk]),
+    text = client.get(reverse("ranking:national-player", args=[2025, year2025[0].pk]),
                       HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert "Ranking nazionale 2025" in text and "non conta per il ranking" in text and "254,4" in text
 
 
 def test_exports_csv_xlsx_json(client: Any, year2025: list[Player]) -> None:
-    url = reverse("scoring:national-export", args=[2025, "csv"])
+    url = reverse("ranking:national-export", args=[2025, "csv"])
     excel = client.get(url).content.decode("utf-8")  # Excel's form: byte-order mark, semicolons, 254,4
     assert excel.startswith("\ufeffPosition;Player;") and ";254,4;" in excel
     lines = list(csv.reader(io.StringIO(client.get(url + "?plain=1").content.decode())))
@@ -334,17 +335,17 @@ def test_exports_csv_xlsx_json(client: Any, year2025: list[Player]) -> None:
     assert lines[1][:4] == ["1", "Giuseppe Verdì (Peppe)", "Lario Como", "254.4"]
     rossi = next(r for r in lines if "Rossi" in r[1])
     assert rossi[1].startswith("'=HYPERLINK")  # never a formula
-    resp = client.get(reverse("scoring:national-export", args=[2025, "xlsx"]))
+    resp = client.get(reverse("ranking:national-export", args=[2025, "xlsx"]))
     wb = load_workbook(io.BytesIO(resp.content))
     ws = wb.worksheets[0]
     cells = [c for row in ws.iter_rows() for c in row]
     assert all(c.data_type != "f" for c in cells)
     assert any(isinstance(c.value, str) and c.value.startswith("'=HYPERLINK") for c in cells)
     assert ws.cell(2, 4).value == 254.4 and len(wb.worksheets) == 2
-    data = client.get(reverse("scoring:national-export", args=[2025, "json"])).json()
+    data = client.get(reverse("ranking:national-export", args=[2025, "json"])).json()
     assert data["year"] == 2025 and len(data["rows"]) == 8
     assert data["rows"] == client.get("/api/ranking/2025/").json()["rows"]
-    assert client.get(reverse("scoring:national-export", args=[2025, "pdf"])).status_code == 404
+    assert client.get(reverse("ranking:national-export", args=[2025, "pdf"])).status_code == 404
 
 
 def test_only_staff_edit_the_blacklist(client: Any, year2025: list[Player],
@@ -408,7 +409,7 @@ def test_an_erased_player_leaves_the_public_ranking(year2025: list[Player], clie
     staff = UserFactory(username="dpo", is_staff=True, is_superuser=True)
     with django_capture_on_commit_callbacks(execute=True):
         privacy.erase_player(year2025[0], actor=staff)
-    text = client.get(reverse("scoring:national-year", args=[2025])).content.decode()
+    text = client.get(reverse("ranking:national-year", args=[2025])).content.decode()
     assert "Verdì" not in text and "Peppe" not in text
     assert not NationalRankingRow.objects.filter(player=year2025[0]).exists()  # anonymous now: left out
 

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from scoring import national, selectors
-from scoring.models import NationalRankingRow, RankingBlacklist
+from ranking import national
+from ranking.models import NationalRankingRow, RankingBlacklist
+from scoring import selectors
 from tables.models import Game, Table
 from tests.factories.scoring import RankingBlacklistFactory
 from tests.factories.tournaments import PlayerFactory, RegistrationFactory

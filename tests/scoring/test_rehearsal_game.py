@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ranking import event
 from scoring import selectors
 from tables import services as table_services
 from tables.models import Game
@@ -45,13 +46,13 @@ def test_a_rehearsal_result_leaves_the_standings_unchanged(setup) -> None:
     many = selectors.standings_many([t])[t.pk]
     assert [(r["player"], r["total"]) for r in many["rows"]] == [(r["player"], r["total"]) for r in after["rows"]]
 
-    ranking = selectors.event_ranking(t)
+    ranking = event.event_ranking(t)
     assert ranking["table_games"] == 1
     assert [g["turno"] for g in ranking["games"]] == [1]  # game 2 is the event's first round
 
 
 def test_the_national_ranking_counts_no_rehearsal_table(setup) -> None:
-    from scoring import national
+    from ranking import national
     from tournaments.models import Tournament
 
     t, ps = setup["t"], setup["players"]

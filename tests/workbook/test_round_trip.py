@@ -133,7 +133,7 @@ def test_the_command_exports_to_a_folder_and_refuses_an_event_the_ranking_would_
 
 def test_an_import_tells_the_national_ranking_which_year_changed(
         db: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
-    from scoring import national
+    from ranking import national
     from workbook.event import to_book
     from workbook.files import write
 
@@ -178,7 +178,7 @@ def test_a_tournament_exported_and_imported_on_the_same_site_stays_one_tournamen
 
 def test_a_folder_asks_the_ranking_once_per_year_not_once_per_file(
         db: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
-    from scoring import national
+    from ranking import national
     from workbook.event import to_book
     from workbook.files import write
 

@@ -53,7 +53,7 @@ class Preset:
     chain: tuple[str, ...]
     rounds: Mapping[int, RoundTables]  # round number → tables; later rounds use the last given
     knockout: str = ""  # K-KO-RCU kind ("raduno" / "master"): rounds 3 and 4 are semis and finals
-    ranking_class: str = ""  # K-RANKING type of the event (see scoring.ranking.CLASSES)
+    ranking_class: str = ""  # K-RANKING type of the event (see ranking.formula.CLASSES)
     editable: tuple[str, ...] = ()
     notes: Any = ""
 

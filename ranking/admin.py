@@ -1,4 +1,4 @@
-"""Admin of scoring/: the national ranking's blacklist (K-RANKING), edited by staff only. Every
+"""Admin of ranking/: the national ranking's blacklist (K-RANKING), edited by staff only. Every
 change is audited and queues the recomputation of the years it touches."""
 
 from __future__ import annotations

@@ -14,10 +14,13 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from config import live
+from tournaments.models import Tournament
 from tournaments.spreadsheets import csv_download, safe_row
 
-from . import national_selectors as ns
-from . import ranking as rk
+from . import event
+from . import formula as rk
+from . import selectors as ns
 from .models import NationalRanking, NationalRankingRow
 
 PAGE_SIZE = 100
@@ -46,7 +49,7 @@ def _caps(ranking: NationalRanking) -> list[dict[str, Any]]:
 
 @require_GET
 def years_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/national_years.html", {"years": ns.years()})
+    return render(request, "ranking/national_years.html", {"years": ns.years()})
 
 
 @require_GET
@@ -54,7 +57,7 @@ def year_page(request: HttpRequest, year: int) -> HttpResponse:
     ranking = _year_or_404(year)
     query = (request.GET.get("q") or "").strip()[:100]
     page = Paginator(ns.rows(ranking, query), PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "scoring/national_year.html", {
+    return render(request, "ranking/national_year.html", {
         "ranking": ranking, "page": page, "query": query, "years": ns.years(), "caps": _caps(ranking),
         "min_table_games": (ranking.rules or {}).get("min_table_games"),
     })
@@ -65,7 +68,7 @@ def player_page(request: HttpRequest, year: int, pk: int) -> HttpResponse:
     ranking = _year_or_404(year)
     row = get_object_or_404(NationalRankingRow, ranking=ranking, player_id=pk)
     entries = ns.card(row, ns.events_of(ranking))
-    return render(request, "scoring/national_player.html", {
+    return render(request, "ranking/national_player.html", {
         "ranking": ranking, "row": row, "entries": entries, "caps": _caps(ranking),
         "counted": sum(1 for e in entries if e["counted"]),
         "min_table_games": (ranking.rules or {}).get("min_table_games"),
@@ -128,3 +131,18 @@ def _append(ws: Any, head: list[str], rows: list[list[Any]]) -> None:
         for cell in ws[ws.max_row]:
             if isinstance(cell.value, str):
                 cell.data_type = "s"
+
+
+@live.public
+@require_GET
+def event_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """K-RANKING: each player's national-ranking contribution from this event (public: name,
+    nickname and club only), with the event's rows for the ranking as CSV/XLSX."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(request, "ranking/ranking.html", {
+        "tournament": tournament, "r": event.event_ranking(tournament),
+        "finished": tournament.status == Tournament.Status.FINISHED,
+        "exports": [(what, label) for what, label in (
+            ("ranking-events", _("Event")), ("ranking-games", _("Games")),
+            ("ranking-standings", _("Standings")))],
+    })

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import national
-from scoring.tasks import recompute_ranking
+from ranking import national
+from ranking.tasks import recompute_ranking
 
 
 class Command(BaseCommand):

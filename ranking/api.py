@@ -9,6 +9,7 @@ outside that range, with no ranking stored, is a 404."""
 from __future__ import annotations
 
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -18,7 +19,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import national_selectors as ns
+from config import live
+from tournaments.models import Tournament
+from tournaments.permissions import is_organizer
+
+from . import event
+from . import selectors as ns
 from .models import NationalRankingRow
 
 DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
@@ -127,3 +133,34 @@ class NationalRankingYearAPI(APIView):
         return Response({"year": ranking.year, "computed_at": ranking.computed_at, "version": ranking.version,
                          "count": qs.count(), "limit": limit, "offset": offset,
                          "rows": ns.row_dicts(ranking, list(qs[offset:offset + limit]))})
+
+
+class RankingSerializer(serializers.Serializer):
+    event_type = serializers.CharField(help_text="K-RANKING type (Tipologia) the event is ranked as")
+    event_type_source = serializers.ChoiceField(
+        choices=["tournament", "preset", "default"],
+        help_text="where the type comes from: the tournament's own event_type, its format preset, or "
+        "neither (default: AMC, class 0, not counted by the national ranking; see notice)")
+    notice = serializers.CharField(help_text="empty, or why the event does not count (e.g. no event type)")
+    table_games = serializers.IntegerField()
+    counts = serializers.BooleanField()
+    year = serializers.IntegerField()
+    contributions = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=serializers.DictField())
+    games = serializers.ListField(child=serializers.DictField())
+    standings = serializers.ListField(child=serializers.DictField())
+
+
+@live.public
+class RankingAPI(APIView):
+    """K-RANKING: each player's national-ranking contribution and the event's rows (events, games,
+    standings) in the ranking's formats."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=RankingSerializer, summary="National ranking contribution and rows (K-RANKING)")
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        # National ids (idNazionale) only for the tournament's organizers (privacy).
+        return Response(event.event_ranking(
+            tournament, national_ids=is_organizer(request.user, tournament)))

@@ -9,7 +9,7 @@ out; a blacklisted player's events do not count as the pipeline decides it
 (``ranking.excluded_by_blacklist``). T is the event's non-empty tables over all rounds.
 
 The computed ranking is stored per year (``NationalRanking`` with its rows and every player's
-events) by ``compute(year)``, which runs in the Celery task ``scoring.tasks.recompute_ranking``,
+events) by ``compute(year)``, which runs in the Celery task ``ranking.tasks.recompute_ranking``,
 never in a request. ``request_update(year)`` queues that task once the current transaction commits
 (once per year however often it is asked in one transaction); ``tournament_changed`` asks it for
 every year a tournament is or was in: services call it when a tournament finishes or reopens and
@@ -30,18 +30,15 @@ from django.db import connection, connections, router, transaction
 from django.db.models import CharField, Count, ForeignKey, IntegerField, Max, Min, Model, Q
 from django.utils import timezone
 
+from scoring import selectors
+from scoring.models import ScoringSettings, WorkbookEvent
 from tournaments.models import Player, Tournament, display_name, normalise_name
 
-from . import ranking as rk
-from .models import (
-    NationalRanking,
-    NationalRankingEvent,
-    NationalRankingRow,
-    RankingBlacklist,
-    ScoringSettings,
-)
+from . import formula as rk
+from .models import NationalRanking, NationalRankingEvent, NationalRankingRow, RankingBlacklist
 
 FRIENDLY = "AMC"
+RECOMPUTE_TASK = "scoring.tasks.recompute_ranking"  # its name since it was scoring's: queued messages still run
 ANONYMOUS_NAMES = frozenset({normalise_name("Anonimo", "Anonimo"), normalise_name("The", "Ghost")})
 
 
@@ -87,8 +84,6 @@ def event_year(tournament: Tournament) -> int:
 def event_organizer(tournament: Tournament) -> str:
     """The organizer's name in the event's id: as stored for the clubs' workbook (the clubs' list
     spelling), else the creator's full name or user name, else the tournament's slug."""
-    from .models import WorkbookEvent
-
     stored = WorkbookEvent.objects.filter(tournament=tournament).values_list("organizer", flat=True).first()
     if stored:
         return str(stored).strip()
@@ -101,8 +96,6 @@ def event_first_day(tournament: Tournament) -> dt.date:
     imported event), else the local day the earliest-numbered game that started or ended did,
     else the tournament's date."""
     from tables.models import Game
-
-    from .models import WorkbookEvent
 
     stored = WorkbookEvent.objects.filter(tournament=tournament).values_list("dates", flat=True).first()
     if stored:
@@ -125,8 +118,6 @@ def event_id(tournament: Tournament) -> str:
 def event_ids(tournaments: Iterable[Tournament]) -> dict[int, str]:
     """:func:`event_id` of many tournaments at once (three queries), by tournament pk."""
     from tables.models import Game
-
-    from .models import WorkbookEvent
 
     ts = {t.pk: t for t in tournaments}
     stored = {tid: (org, dates) for tid, org, dates in WorkbookEvent.objects.filter(tournament__in=list(ts))
@@ -204,8 +195,6 @@ class _Shown:
 def compute(year: int) -> NationalRanking:
     """Recompute and store ``year``'s ranking (rows replaced, version + 1). Serialised per year:
     the year's row is locked while reading and writing, so two workers never interleave."""
-    from . import selectors
-
     with _collector_paused(), transaction.atomic():
         NationalRanking.objects.get_or_create(year=year)
         stored = NationalRanking.objects.select_for_update().get(year=year)
@@ -301,10 +290,11 @@ class _Recompute:
         self.queued = False
 
     def __call__(self) -> None:
-        from .tasks import recompute_ranking
+        from config.celery import app
 
         self.queued = True
-        recompute_ranking.delay(self.year)
+        # the task by its name (ranking/tasks.py calls this module: no import back)
+        app.tasks[RECOMPUTE_TASK].delay(self.year)
 
 
 def request_update(year: int) -> None:
