@@ -334,7 +334,8 @@ def _ranks_and_tiebreaks(kept: dict[str, Any], fmt: _Format, moved: set[int]) ->
     if fmt.method == "knockout":
         ties: list[str | None] = [None] * len(ids)
     else:  # how each row relates to the next: only those next to a moved row are compared again
-        known, relations = kept.get("relations", {}), {}
+        known = kept.get("relations", {})
+        relations: dict[tuple[int, int], Any] = {}
         for a, b in zip(ids, ids[1:], strict=False):
             found = known.get((a, b), moved) if a not in moved and b not in moved else moved
             relations[a, b] = st.relation(entries[a][1], entries[b][1]) if found is moved else found
