@@ -466,7 +466,7 @@ def main() -> int:
     from django.core.cache import cache
     from django.core.management import call_command
 
-    from scoring import selectors
+    from scoring import recompute, selectors
 
     call_command("migrate", verbosity=0)
     out: dict[str, Any] = {"compute": {}, "pages": [], "loads": [load_average()], "machine": f"Python {platform.python_version()}, "
@@ -483,22 +483,22 @@ def main() -> int:
         times, steps = [], []
         for _ in range(3):
             t0 = time.perf_counter()
-            selectors._compute(d["t"])
+            selectors.full_standings(d["t"])
             times.append(time.perf_counter() - t0)
-        selectors._KEPT.clear()
-        selectors.compute_incremental(d["t"])  # what the worker keeps from its previous run
-        selectors.recompute(d["t"].pk)  # stored once whole, as a new worker does
+        recompute._KEPT.clear()
+        recompute.compute_incremental(d["t"])  # what the worker keeps from its previous run
+        recompute.recompute(d["t"].pk)  # stored once whole, as a new worker does
         rnd = random.Random(3)
         tasks = []
-        with mock.patch("scoring.selectors.schedule"):  # this process is the worker here
+        with mock.patch("scoring.recompute.schedule"):  # this process is the worker here
             for _ in range(5):
                 correction(d, rnd)
                 t0 = time.perf_counter()
-                selectors._incremental(d["t"])
+                recompute._incremental(d["t"])
                 steps.append(time.perf_counter() - t0)
                 correction(d, rnd)
                 t0 = time.perf_counter()
-                selectors.recompute(d["t"].pk)
+                recompute.recompute(d["t"].pk)
                 tasks.append(time.perf_counter() - t0)
         out["compute"][n] = (min(times), statistics.median(steps), statistics.median(tasks))
         print(f"standings of {n} players: full {min(times) * 1000:.0f} ms, after one confirmation (the worker) "

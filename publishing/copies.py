@@ -26,7 +26,7 @@ from django.utils import timezone
 from config.errors import DomainError
 from ranking import formula as rk
 from ranking import national
-from scoring import selectors
+from scoring import recompute
 from scoring import standings as st
 from scoring.models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
 from tables.models import Game, Seat, Table
@@ -201,7 +201,7 @@ def materialise(row: PublishedTournament, content: dict[str, Any],
     audit.record(actor=None, action="publish.receive", obj=tournament, tournament=tournament, before=None,
                  after={"source_id": str(row.source_id), "sequence": row.sequence, "digest": row.published_digest,
                         "created": created})
-    selectors.invalidate(tournament.pk)
+    recompute.invalidate(tournament.pk)
     row.tournament = tournament
     row.tournament_digest = fingerprint(tournament)
     PublishedTournament.objects.filter(pk=row.pk).update(tournament=tournament, tournament_digest=row.tournament_digest)

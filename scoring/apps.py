@@ -11,10 +11,16 @@ class ScoringConfig(AppConfig):
         from . import (
             for_tables,
             for_tournaments,
-            tasks,  # noqa: F401  (known to Celery by name: selectors queue it so, never importing it)
+            recompute,
+            selectors,
+            tasks,  # noqa: F401  (known to Celery by name: recompute queues it so, never importing it)
         )
         from .standings import METRICS
 
         for_tables.register()  # tables reads the results through scoring (tables/hooks.py)
         for_tournaments.register()  # results in exports, erasures and merges
+        # a reader that finds the standings old or broken tells the write side, which queues
+        # their recomputation (a selector never schedules)
+        selectors.stale_standings.append(recompute.refresh)
+        selectors.lost_heads.append(recompute.lost)
         vocabulary.register("metrics", METRICS)  # the tie-breaks a format's chain may name

@@ -10,7 +10,7 @@ from tables.models import Game, Table
 from tournaments import formats
 from tournaments.models import Tournament
 
-from . import selectors, standings
+from . import recompute, selectors, standings
 
 
 class ScoringResults(hooks.Results):
@@ -41,7 +41,7 @@ class ScoringResults(hooks.Results):
                 for r in rows if r.played >= games]
 
     def invalidate(self, tournament_id: int) -> None:
-        selectors.invalidate(tournament_id)
+        recompute.invalidate(tournament_id)
 
 
 def register() -> None:

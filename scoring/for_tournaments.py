@@ -9,7 +9,7 @@ from tournaments import hooks
 from tournaments.models import Player, Registration, Tournament
 from tournaments.privacy import iso
 
-from . import selectors
+from . import recompute
 from .models import Confirmation, ResultSubmission
 
 
@@ -45,7 +45,7 @@ def players_merged(drop: int, keep: int) -> None:
             ResultSubmission.objects.filter(pk=sub.pk).update(scores=scores)
     hooks.call(hooks.players_changed, [keep, drop])  # the national ranking's rows of both
     for tid in set(Registration.objects.filter(player_id=keep).values_list("tournament_id", flat=True)):
-        selectors.invalidate(tid)  # cached standings name the dropped player
+        recompute.invalidate(tid)  # cached standings name the dropped player
 
 
 def audit_context(ids: set[int]) -> dict[int, dict[str, Any]]:

@@ -4,18 +4,15 @@ number of players or tables (tests check this with ``django_assert_max_num_queri
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 import time
 import uuid
-from bisect import bisect_left, insort
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Prefetch, TextField
+from django.db.models import Max, Prefetch, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -133,84 +130,24 @@ def seats_of(table: Table) -> list[Seat]:
 
 
 # ------------------------------------------------------------------ standings
-def _cache_key(tournament_id: int) -> str:
-    return f"scoring:standings:{tournament_id}"
-
-
-def _queued_key(tournament_id: int) -> str:
-    return f"scoring:standings:{tournament_id}:queued"
-
-
-def _generation_key(tournament_id: int) -> str:
-    return f"scoring:standings:{tournament_id}:generation"
-
-
-def _checked_key(tournament_id: int) -> str:
-    """When the last recomputation that finished began (epoch seconds): every write audited
-    before it is in the stored standings."""
-    return f"scoring:standings:{tournament_id}:checked"
-
-
-def _eager() -> bool:
+def tasks_in_process() -> bool:
+    """No worker: Celery runs tasks in the caller's process (the embedded default)."""
     from config.celery import app
 
     return bool(app.conf.task_always_eager)
 
 
-def invalidate(tournament_id: int) -> None:
-    """The standings changed. Without a worker (tasks run in-process) the cached ones are dropped
-    and the next reader computes them. With a worker, once the write commits, a task
-    (``scoring.tasks.recompute_standings``) computes them under a new generation number and
-    stores them; readers keep getting the previous ones until then (a few hundred ms at 5,000
-    players), never a computation of their own."""
-    if _eager():
-        _drop(tournament_id)
-        # and again at commit: a reader between the two may have cached the state before the write
-        transaction.on_commit(lambda: _drop(tournament_id))
-        return
-    # once per write: one recomputation; robust: a broker away fails the queuing (logged, and the
-    # watchdog queues it again), never the write that committed
-    transaction.on_commit(lambda: schedule(tournament_id), robust=True)
+# What a reader found, told to the write side (``scoring.recompute``, registered by
+# scoring/apps.py): a selector never writes or schedules. ``stale_standings``: the standings
+# served are older than CACHE_TTL, or a reader computed its own with a worker about (the worker
+# stores them anew); ``lost_heads``: a stored head names a row that is gone (evicted).
+stale_standings: list[Callable[[int], None]] = []
+lost_heads: list[Callable[[int], None]] = []
 
 
-def _drop(tournament_id: int) -> None:
-    cache.delete(_cache_key(tournament_id))
-    stored.drop(tournament_id)
-
-
-def schedule(tournament_id: int) -> None:
-    """Queue one recomputation (a write while one is queued joins it)."""
-    from config.celery import app
-
-    generation = _next_generation(tournament_id)
-    if cache.add(_queued_key(tournament_id), generation, 60):
-        # the task by its name: scoring/tasks.py calls this module, which never imports it back
-        app.tasks["scoring.tasks.recompute_standings"].delay(tournament_id)
-
-
-def _next_generation(tournament_id: int) -> int:
-    key = _generation_key(tournament_id)
-    try:
-        return int(cache.incr(key))
-    except ValueError:
-        cache.add(key, 1, None)
-        return int(cache.incr(key))
-
-
-def recompute(tournament_id: int) -> bool:
-    """The task's work: compute the standings and store them unless a later generation is
-    already stored (``scoring.stored``: the head and the rows that changed); then the
-    tournament's public pages get a new validator (config/live.py)."""
-    began = time.time()
-    cache.delete(_queued_key(tournament_id))  # a write from now on queues another run
-    generation = int(cache.get(_generation_key(tournament_id)) or 0)
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return False
-    stored_now = _store(tournament, generation)
-    # only once the standings are stored (a run killed before this is redone by the watchdog)
-    cache.set(_checked_key(tournament_id), {"at": began, "generation": generation}, None)
-    return stored_now
+def _tell(hook: list[Callable[[int], None]], tournament_id: int) -> None:
+    for answer in hook:
+        answer(tournament_id)
 
 
 WATCH_WINDOW = 24 * 3600  # the watchdog looks at tournaments with a write this recent
@@ -219,7 +156,7 @@ WATCH_WINDOW = 24 * 3600  # the watchdog looks at tournaments with a write this 
 def behind(*, older_than: float = 0.0) -> list[int]:
     """Tournaments whose stored standings miss a change (the watchdog's and ``/healthz``'s
     question; reads only): a write audited after the last finished recomputation began, or a
-    generation asked for (``schedule``) past the last one computed, with no recomputation
+    generation asked for (``recompute.schedule``) past the last one computed, with no recomputation
     queued. A recomputation lost in a killed worker, or never queued because Redis was away,
     shows here until one finishes. ``older_than``: only changes at least that many seconds old
     (a run that is merely under way is not stale)."""
@@ -229,55 +166,19 @@ def behind(*, older_than: float = 0.0) -> list[int]:
                 .values_list("tournament").annotate(last=Max("at")).values_list("tournament", "last"))
     if not last:
         return []
-    keys = [k for t in last for k in (_checked_key(t), _generation_key(t), _queued_key(t))]
+    keys = [k for t in last for k in (stored.checked_key(t), stored.generation_key(t), stored.queued_key(t))]
     found = cache.get_many(keys)
     out = []
     for t, changed in sorted(last.items()):
-        if _queued_key(t) in found:
+        if stored.queued_key(t) in found:
             continue
-        checked = found.get(_checked_key(t)) or {"at": 0.0, "generation": 0}
-        generation = int(found.get(_generation_key(t)) or 0)
+        checked = found.get(stored.checked_key(t)) or {"at": 0.0, "generation": 0}
+        generation = int(found.get(stored.generation_key(t)) or 0)
         missed_write = checked["at"] < changed.timestamp() <= now - older_than
         missed_generation = checked["generation"] < generation and checked["at"] <= now - older_than
         if missed_write or missed_generation:
             out.append(t)
     return out
-
-
-def _store(tournament: Tournament, generation: int) -> bool:
-    from config import live
-
-    tournament_id = tournament.pk
-    step = _incremental(tournament)
-    if step is None:  # an imported event: its workbook's standings, whole
-        data = {**_compute(tournament), "generation": generation}
-        stored.drop(tournament_id)
-        cache.set(_cache_key(tournament_id), data, None)
-        live.bump(tournament.slug)
-        return True
-    kept = _KEPT[tournament_id]
-    head = cache.get(stored.head_key(tournament_id))
-    if head is not None and kept["unchanged"] and head.get("stamp") == step["meta"]["stamp"]:
-        return False  # what is stored is still right: no new validator, no page rendered again
-    if head is not None and head.get("generation", 0) > generation:
-        return False
-    if head is None:  # nothing stored (a new worker, an emptied cache): every row
-        kept["unwritten"] = {(p, token): row for p, (token, row) in kept["rows"].items()}
-        kept["texts_unwritten"] = True
-    texts = (kept["names_token"], kept["texts"]) if kept.get("texts_unwritten") else None
-    stored.write(tournament_id, stored.make_head(
-        {**step["meta"], "generation": generation}, step["order"],
-        [kept["rows"][p][0] for p in step["order"]], step["ranks"], step["shared"], step["ties"],
-        step["pending"], kept["names_token"]), kept["unwritten"], texts)
-    cache.delete(_cache_key(tournament_id))  # a reader's own computation, older than this
-    kept["unwritten"], kept["texts_unwritten"] = {}, False
-    # entries the previous head named: a reader may still hold it for a moment, so they go one
-    # computation later
-    stored.forget(tournament_id, kept.get("forget", []), kept.get("forget_names", []))
-    kept["forget"], kept["replaced"] = kept["replaced"], []
-    kept["forget_names"], kept["replaced_names"] = kept.get("replaced_names", []), []
-    live.bump(tournament.slug)
-    return True
 
 
 def method_of(tournament: Tournament, conf: ScoringSettings | None = None) -> str:
@@ -317,10 +218,10 @@ def counted_results(tournament: Tournament, conf: ScoringSettings,
 
 
 def game_results(pairs: Iterable[tuple[TableState, ResultSubmission]]) -> list[st.GameResult]:
-    return _results((state.table.game.number, state.table.number, sub.scores) for state, sub in pairs)
+    return results_of((state.table.game.number, state.table.number, sub.scores) for state, sub in pairs)
 
 
-def _results(tables: Iterable[tuple[int, int, list[dict[str, Any]]]]) -> list[st.GameResult]:
+def results_of(tables: Iterable[tuple[int, int, list[dict[str, Any]]]]) -> list[st.GameResult]:
     """Game results from (game number, table number, the counting submission's scores)."""
     out = []
     for game, table, scores in tables:
@@ -408,7 +309,7 @@ def counted_game_results(tournament: Tournament,
         elif table_id in last_confirmed:
             last_confirmed[table_id] = (*last_confirmed[table_id][:2], True)
     corrections = _corrections((game, scores) for game, scores, corrected in last_confirmed.values() if corrected)
-    return _results(sorted(counting.values(), key=lambda c: (c[0], c[1]))), corrections
+    return results_of(sorted(counting.values(), key=lambda c: (c[0], c[1]))), corrections
 
 
 def standings(tournament: Tournament) -> dict[str, Any]:
@@ -455,7 +356,7 @@ def standings_slice(tournament: Tournament, *, offset: int = 0, limit: int = 100
         offset = min(max(offset, 0), max(0, (len(positions) - 1) // limit * limit))
     rows = fetch(positions[offset:offset + limit])
     if rows is None:  # a row of this head is gone: read everything once, and store afresh
-        _lost(tournament.pk)
+        _tell(lost_heads, tournament.pk)
         return standings_slice(tournament, offset=offset, limit=limit, player=player, q=q, clamp=clamp)
     return {**_label_meta(meta), "rows": [_label_row(r) for r in rows], "count": len(positions), "offset": offset,
             "at": at, "total": len(ids)}
@@ -465,14 +366,6 @@ def standings_row(tournament: Tournament, player: int) -> dict[str, Any] | None:
     """One player's labelled standings row (None: not in the standings)."""
     page = standings_slice(tournament, player=player, limit=1)
     return page["rows"][0] if page["at"] is not None else None
-
-
-def _lost(tournament_id: int) -> None:
-    """A stored head names a row that is gone (evicted): readers read the standings whole until
-    the worker has stored them again."""
-    stored.drop(tournament_id)
-    if not _eager():
-        schedule(tournament_id)
 
 
 def _with_labels(data: dict[str, Any]) -> dict[str, Any]:
@@ -514,24 +407,24 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
         rows = head.rows(range(len(head)))
         if rows is not None:
             if time.time() - head.data.get("computed_at", 0) > CACHE_TTL:
-                schedule(tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
+                _tell(stale_standings, tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
             return {**head.meta, "rows": rows}
-        _lost(tournament.pk)
-    key = _cache_key(tournament.pk)
+        _tell(lost_heads, tournament.pk)
+    key = stored.standings_key(tournament.pk)
     cached = cache.get(key)
     if cached is not None:
-        if not _eager() and time.time() - cached.get("computed_at", 0) > CACHE_TTL:
-            schedule(tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
+        if not tasks_in_process() and time.time() - cached.get("computed_at", 0) > CACHE_TTL:
+            _tell(stale_standings, tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
         return cached  # type: ignore[no-any-return]
     # Nothing stored at all (first reader, or the cache was emptied): computed here, once.
-    data = _compute(tournament)
-    cache.set(key, data, CACHE_TTL if _eager() else None)
-    if not _eager():
-        schedule(tournament.pk)  # the worker stores them in its form (scoring.stored)
+    data = full_standings(tournament)
+    cache.set(key, data, CACHE_TTL if tasks_in_process() else None)
+    if not tasks_in_process():
+        _tell(stale_standings, tournament.pk)  # the worker stores them in its form (scoring.stored)
     return data
 
 
-def _compute(tournament: Tournament) -> dict[str, Any]:
+def full_standings(tournament: Tournament) -> dict[str, Any]:
     conf = settings_for(tournament)
     results, corrections = counted_game_results(tournament, conf)
     rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
@@ -572,7 +465,7 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
     for tid, pid in Registration.objects.active().filter(tournament__in=ids).values_list(
             "tournament_id", "player_id"):
         registered[tid].add(pid)
-    results = {tid: _results(sorted(tables.values())) for tid, tables in by_tournament.items()}
+    results = {tid: results_of(sorted(tables.values())) for tid, tables in by_tournament.items()}
     everyone = set().union(*registered.values(), *({r.player for r in rs} for rs in results.values()))
     players = {p.pk: p for p in Player.objects.filter(pk__in=everyone).select_related("club")}
     names = {pk: p.display_name for pk, p in players.items()}
@@ -583,18 +476,18 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
         player_ids = registered[t.pk] | {r.player for r in rs}
         found[t.pk] = _standings_data(t, conf, rs, player_ids, names, clubs, _corrections(pending[t.pk]),
                                       rehearsals[t.pk], imported.get(t.pk, []))
-    cache.set_many({_cache_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
+    cache.set_many({stored.standings_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
     return {pk: label(d) for pk, d in found.items()}
 
 
 def _cached_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
     """The standings already computed, by tournament: the cache's, else the worker's."""
-    cached = cache.get_many([_cache_key(t.pk) for t in tournaments])
+    cached = cache.get_many([stored.standings_key(t.pk) for t in tournaments])
     for pk, head in stored.read_many(t.pk for t in tournaments).items():  # the worker's
         rows = head.rows(range(len(head)))
         if rows is not None:
-            cached[_cache_key(pk)] = {**head.meta, "rows": rows}
-    return {t.pk: hit for t in tournaments if (hit := cached.get(_cache_key(t.pk))) is not None}
+            cached[stored.standings_key(pk)] = {**head.meta, "rows": rows}
+    return {t.pk: hit for t in tournaments if (hit := cached.get(stored.standings_key(t.pk))) is not None}
 
 
 def _counting_scores(ids: list[int], confs: dict[int, ScoringSettings]) -> tuple[
@@ -637,7 +530,7 @@ def places_many(tournaments: Sequence[Tournament]) -> dict[int, list[tuple[int, 
     rest = [t for t in tournaments if t.pk not in found]
     imported = imported_standings(t.pk for t in rest) if rest else {}
     if rest:
-        found.update(standings_many([t for t in rest if t.pk not in imported], labelled=False))
+        found |= standings_many([t for t in rest if t.pk not in imported], labelled=False)
     out = {pk: [(r["player"], int(r["rank"]), r["played"]) for r in data["rows"]] for pk, data in found.items()}
     if imported:
         ids = list(imported)
@@ -684,177 +577,6 @@ def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list
             for row in rows
         ],
     }
-
-
-# The worker's standings, kept between computations: tournament id → what the last one used.
-_KEPT: dict[int, dict[str, Any]] = {}
-
-
-def compute_incremental(tournament: Tournament) -> dict[str, Any]:
-    """The same standings as :func:`_compute`, from the worker's incremental step
-    (:func:`_incremental`), every row assembled."""
-    step = _incremental(tournament)
-    if step is None:
-        return _compute(tournament)
-    kept = _KEPT[tournament.pk]
-    rows = []
-    for i, p in enumerate(step["order"]):
-        rows.append({**kept["rows"][p][1], "rank": step["ranks"][i], "shared": step["shared"][i],
-                     "tiebreak": step["ties"][i], "pending_corrections": step["pending"].get(p, [])})
-    return {**step["meta"], "rows": rows}
-
-
-def _incremental(tournament: Tournament) -> dict[str, Any] | None:
-    """The standings' order, reusing the previous computation in this process: a result's scores
-    are read again only for tables whose counting result changed, only the players of those tables
-    are scored again (``standings.player_entry``) and moved in the kept order (a binary search
-    each); then one pass gives the ranks and tie-breaks: n log n at worst. Returns the order (ids,
-    ranks, shared marks, tie-breaks, pending corrections) and the meta data; each player's row is
-    in ``_KEPT[id]["rows"]`` under a token that changes with the row (``scoring.stored``). Different
-    settings start afresh; None for an event imported from the clubs' workbook (its standings are
-    the workbook's, as written: :func:`_compute`)."""
-    from .models import WorkbookEvent
-
-    if WorkbookEvent.objects.filter(tournament=tournament, imported_at__isnull=False).exists():
-        _KEPT.pop(tournament.pk, None)
-        return None
-    conf = settings_for(tournament)
-    method = method_of(tournament, conf)
-    chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
-    finals = final_games(tournament, conf) if method != "knockout" else set()
-    full, finals_set = st.full_chain(chain, finals)
-    rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
-                      .values_list("number", flat=True))
-    signature = (method, conf.best_n, full, tuple(sorted(finals_set)), conf.publish_unconfirmed,
-                 tournament.games_count, conf.preset, tuple(rehearsals))
-    kept = _KEPT.get(tournament.pk)
-    if kept is None or kept["signature"] != signature:
-        old = kept
-        kept = {"signature": signature, "tables": {}, "by_player": defaultdict(dict), "entries": {}, "rows": {},
-                "order": [], "order_key": {}, "unwritten": {}, "replaced": []}
-        if old is not None:  # what the previous settings stored goes once the new head is written
-            kept["replaced"] = [(p, token) for p, (token, _row) in old["rows"].items()] + old["replaced"]
-        _KEPT[tournament.pk] = kept
-    # which result counts at each table (ids only), then the scores of the tables that changed
-    counting: dict[int, int] = {}
-    corrected: dict[int, bool] = {}  # table with a confirmed result → a newer one is unconfirmed
-    for sub_id, table_id, ok in (ResultSubmission.objects.filter(tournament=tournament, table__game__rehearsal=False)
-                                 .annotate(ok=Exists(Confirmation.objects.filter(submission=OuterRef("pk"))))
-                                 .order_by("table_id", "number").values_list("id", "table_id", "ok")):
-        if conf.publish_unconfirmed or ok:
-            counting[table_id] = sub_id
-        if ok:
-            corrected[table_id] = False
-        elif table_id in corrected:
-            corrected[table_id] = True
-    tables, by_player = kept["tables"], kept["by_player"]
-    changed = {t for t in set(counting) | set(tables) if counting.get(t) != tables.get(t, (None,))[0]}
-    dirty: set[int] = set()
-    for table_id in changed:
-        for r in tables.pop(table_id, (None, []))[1]:
-            if by_player[r.player].get(r.game) is r:
-                del by_player[r.player][r.game]
-            dirty.add(r.player)
-    fresh = (ResultSubmission.objects.filter(pk__in=[counting[t] for t in changed if t in counting])
-             .values_list("id", "table_id", "scores", "table__number", "table__game__number"))
-    for sub_id, table_id, scores, table_no, game_no in sorted(fresh, key=lambda f: (f[4], f[3])):
-        results = _results([(game_no, table_no, scores)])
-        tables[table_id] = (sub_id, results)
-        for r in results:
-            by_player[r.player][r.game] = r
-            dirty.add(r.player)
-    registered = set(Registration.objects.active().filter(tournament=tournament).values_list("player_id", flat=True))
-    listed = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
-    player_ids = registered | {p for p, games in by_player.items() if games}
-    names, clubs = _names(tournament, kept, listed | player_ids)
-    pending: dict[int, set[int]] = defaultdict(set)  # player → games with a correction pending
-    for table_id, waiting in corrected.items():
-        for r in tables.get(table_id, (None, []))[1] if waiting else ():
-            pending[r.player].add(r.game)
-    corrections = {p: sorted(games) for p, games in pending.items()}
-    same = (not changed and kept.get("player_ids") == player_ids and kept.get("names") == names
-            and kept.get("clubs") == clubs and kept.get("corrections") == corrections and "step" in kept)
-    kept["unchanged"] = same
-    if same:  # e.g. a result entered but not yet confirmed: nothing a viewer sees has changed
-        return kept["step"]  # type: ignore[no-any-return]
-    old_names, old_clubs = kept.get("names", {}), kept.get("clubs", {})
-    kept["player_ids"], kept["names"], kept["clubs"], kept["corrections"] = player_ids, names, clubs, corrections
-    entries, shown, order, order_key = kept["entries"], kept["rows"], kept["order"], kept["order_key"]
-    moved: set[int] = set()
-    for p in set(entries) - player_ids:
-        entries.pop(p)
-        del order[bisect_left(order, order_key.pop(p))]
-        kept["replaced"].append((p, shown.pop(p)[0]))
-    for p in player_ids:
-        if p in dirty or p not in entries:
-            entries[p] = st.player_entry(p, by_player.get(p, {}).values(), method=method, best_n=conf.best_n,
-                                         chain=full, finals=finals_set)
-            moved.add(p)
-        elif old_names.get(p) != names.get(p) or old_clubs.get(p) != clubs.get(p):
-            moved.add(p)  # renamed: a name orders rows that share a place
-    for p in moved:
-        row, values = entries[p]
-        key = (st.order_key(row, values, method), names.get(p, ""), p)
-        if p in order_key:
-            del order[bisect_left(order, order_key[p])]
-        insort(order, key)
-        order_key[p] = key
-        if p in shown:
-            kept["replaced"].append((p, shown[p][0]))
-        token = secrets.randbits(62)
-        shown[p] = (token, {**{k: v for k, v in row.as_dict().items() if k not in stored.PER_POSITION},
-                            "name": names.get(p, "?"), "club": clubs.get(p, "")})
-        kept["unwritten"][(p, token)] = shown[p][1]
-    if old_names != names or old_clubs != clubs or "names_token" not in kept:
-        if "names_token" in kept:
-            kept["replaced_names"] = [*kept.get("replaced_names", []), kept["names_token"]]
-        kept["names_token"] = secrets.randbits(62)
-        kept["texts"] = {p: stored.search_text(names.get(p, "?"), clubs.get(p, "")) for p in player_ids}
-        kept["texts_unwritten"] = True
-    ids = [k[2] for k in order]
-    ranks, shared_marks = st.places([k[0] for k in order])
-    if method == "knockout":
-        ties: list[str | None] = [None] * len(ids)
-    else:  # how each row relates to the next: only those next to a moved row are compared again
-        known, relations = kept.get("relations", {}), {}
-        for a, b in zip(ids, ids[1:], strict=False):
-            found = known.get((a, b), moved) if a not in moved and b not in moved else moved
-            relations[a, b] = st.relation(entries[a][1], entries[b][1]) if found is moved else found
-        kept["relations"] = relations
-        ties = st.tiebreaks_of(list(relations.values()), full) if ids else []
-    kept["step"] = {
-        "meta": {"method": method, "preset": conf.preset, "chain": chain,
-                 "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
-                 "games": [g for g in range(1, tournament.games_count + 1) if g not in rehearsals],
-                 "rehearsal_games": rehearsals,
-                 "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
-                 "stamp": uuid.uuid4().hex, "computed_at": time.time()},
-        "order": ids, "ranks": ranks, "shared": shared_marks, "ties": ties, "pending": corrections,
-    }
-    return kept["step"]  # type: ignore[no-any-return]
-
-
-def _names(tournament: Tournament, kept: dict[str, Any], players: set[int]) -> tuple[dict[int, str], dict[int, str]]:
-    """{player: public name}, {player: club} of these players (the tournament's registrations and
-    anyone who played): read again only when the site's version changed (a player or a club was
-    saved: config/live.py) or for players not known yet."""
-    from config import live
-
-    site = cache.get(live.SITE_KEY) if live.enabled() else None  # read before the names
-    names, clubs = dict(kept.get("names", {})), dict(kept.get("clubs", {}))
-    fields = ("pk", "first_name", "last_name", "nickname", "club__name")
-    if site is None or site != kept.get("site"):
-        found = list(Registration.objects.filter(tournament=tournament).values_list(*(f"player__{f}" for f in fields)))
-        todo = players - {row[0] for row in found}  # played without a registration (rare)
-    else:
-        found, todo = [], players - set(names)
-    if todo:
-        found += Player.objects.filter(pk__in=todo).values_list(*fields)
-    for pk, first, last, nickname, club in found:
-        names[pk] = display_name(first, last, nickname)
-        clubs[pk] = club or ""
-    kept["site"] = site
-    return ({p: names[p] for p in players if p in names}, {p: clubs[p] for p in players if p in clubs})
 
 
 def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, is_referee
 
 from . import engine_bridge as eb
-from . import selectors
+from . import recompute, selectors
 from .models import Confirmation, ResultSubmission, ScoringSettings
 
 
@@ -96,9 +96,9 @@ def _snapshot(sub: ResultSubmission) -> dict[str, Any]:
 
 
 def _invalidate(tournament: Tournament) -> None:
-    """The standings change with this write (``selectors.invalidate``: dropped now and at commit
+    """The standings change with this write (``recompute.invalidate``: dropped now and at commit
     without a worker, one recomputation queued at commit with one)."""
-    selectors.invalidate(tournament.pk)
+    recompute.invalidate(tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
         # A corrected result (or format) of a finished event moves the national ranking (K-RANKING,
         # which registers itself: ranking/apps.py).

@@ -25,6 +25,27 @@ from django.core.cache import cache
 PER_POSITION = ("rank", "shared", "tiebreak", "pending_corrections")
 
 
+def standings_key(tournament_id: int) -> str:
+    """A reader's own computation of the standings, whole (``selectors._standings``)."""
+    return f"scoring:standings:{tournament_id}"
+
+
+def queued_key(tournament_id: int) -> str:
+    """Set while a recomputation is queued (``recompute.schedule``)."""
+    return f"scoring:standings:{tournament_id}:queued"
+
+
+def generation_key(tournament_id: int) -> str:
+    """The last generation asked for: every change asks for a new one."""
+    return f"scoring:standings:{tournament_id}:generation"
+
+
+def checked_key(tournament_id: int) -> str:
+    """When the last recomputation that finished began (epoch seconds): every write audited
+    before it is in the stored standings."""
+    return f"scoring:standings:{tournament_id}:checked"
+
+
 def head_key(tournament_id: int) -> str:
     return f"scoring:standings:{tournament_id}:head"
 

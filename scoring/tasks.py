@@ -1,5 +1,5 @@
 """Celery tasks of scoring/, never run in a request: the standings are recomputed by a worker
-after each committed result change (``scoring.selectors.invalidate``; the national ranking's
+after each committed result change (``scoring.recompute.invalidate``; the national ranking's
 task is ``ranking/tasks.py``).
 
 A recomputation can be lost: its worker process killed (then Celery gives the message back,
@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 @shared_task(name="scoring.tasks.recompute_standings", ignore_result=True)
 def recompute_standings(tournament_id: int) -> bool:
-    from .selectors import recompute
+    from .recompute import recompute
 
     return recompute(int(tournament_id))
 
@@ -27,7 +27,8 @@ def recompute_standings(tournament_id: int) -> bool:
 @shared_task(name="scoring.tasks.heal_standings", ignore_result=True)
 def heal_standings() -> list[int]:
     """Queue a recomputation of every tournament whose standings are behind; returns their ids."""
-    from .selectors import behind, schedule
+    from .recompute import schedule
+    from .selectors import behind
 
     late = behind()
     for tournament_id in late:

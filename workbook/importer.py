@@ -32,7 +32,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from engine import Ending
-from scoring import selectors
+from scoring import recompute
 from scoring.models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
 from tables.models import Game, Seat, Table
 from tournaments import audit
@@ -189,8 +189,8 @@ def import_workbook(content: bytes, filename: str, *, actor: Any = None, index: 
         raise
     report.status = REPLACED if existing is not None else IMPORTED
     report.tournament = tournament.slug
-    transaction.on_commit(lambda: selectors.invalidate(tournament.pk))
-    selectors.invalidate(tournament.pk)
+    transaction.on_commit(lambda: recompute.invalidate(tournament.pk))
+    recompute.invalidate(tournament.pk)
     if changed_years is not None and event.year is not None:
         changed_years.add(event.year)  # a batch asks the ranking once per year, at its end
     else:

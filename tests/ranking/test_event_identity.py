@@ -14,7 +14,7 @@ from ranking import national
 from ranking import selectors as ns
 from ranking.event import event_ranking
 from ranking.models import NationalRanking
-from scoring import selectors
+from scoring import recompute
 from tables.models import Game
 from tests.ranking.test_national import event, people
 from workbook import export as wb_export
@@ -32,7 +32,7 @@ def two_days(db: Any, django_capture_on_commit_callbacks: Any) -> Any:
     for g in Game.objects.filter(tournament=t):
         day = dt.date(2025, 3, 1) if g.number == 1 else dt.date(2025, 3, 2)
         Game.objects.filter(pk=g.pk).update(started_at=_noon(day), finished_at=_noon(day))
-    selectors.invalidate(t.pk)
+    recompute.invalidate(t.pk)
     return t, org
 
 

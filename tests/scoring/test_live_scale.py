@@ -98,18 +98,18 @@ def test_the_standings_api_answers_one_page_when_asked(client: Any) -> None:
 
 def test_the_workers_incremental_standings_equal_a_full_computation() -> None:
     """After results, corrections, a rename and a new registration, the standings the worker
-    keeps up to date (selectors.compute_incremental) are exactly the full computation's."""
-    from scoring import selectors
+    keeps up to date (recompute.compute_incremental) are exactly the full computation's."""
+    from scoring import recompute, selectors
     from tournaments.models import Registration, Withdrawal
 
     d = _tournament(16)
     t = d["t"]
-    selectors._KEPT.clear()
+    recompute._KEPT.clear()
 
     def same() -> None:
         strip = ("stamp", "computed_at")
-        full = {k: v for k, v in selectors._compute(t).items() if k not in strip}
-        kept = {k: v for k, v in selectors.compute_incremental(t).items() if k not in strip}
+        full = {k: v for k, v in selectors.full_standings(t).items() if k not in strip}
+        kept = {k: v for k, v in recompute.compute_incremental(t).items() if k not in strip}
         assert kept == full
 
     same()

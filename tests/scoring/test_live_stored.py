@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from scoring import selectors, stored
+from scoring import recompute, selectors, stored
 from tests.factories import scoring as f
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +23,8 @@ def event(settings: Any) -> Any:
     runs ``recompute`` itself, as the worker would)."""
     settings.LIVE_CACHE = True
     cache.clear()
-    selectors._KEPT.clear()
-    with mock.patch("scoring.selectors._eager", return_value=False), mock.patch("scoring.selectors.schedule"):
+    recompute._KEPT.clear()
+    with mock.patch("scoring.selectors.tasks_in_process", return_value=False), mock.patch("scoring.recompute.schedule"):
         yield _event()
 
 
@@ -37,7 +37,7 @@ def _event() -> dict[str, Any]:
         objectives = [s.objective for s in table.seats.order_by("number")]
         f.enter(table, ref1, "board", f.board_data(objectives, winner=1 + k % 4, armies=[30, 40, 30, 30]),
                 ended_by="objective", confirm_by=ref2)
-    assert selectors.recompute(t.pk)  # the worker's first run: every row
+    assert recompute.recompute(t.pk)  # the worker's first run: every row
     return {"t": t, "players": ps, "tables": tables, "ref1": ref1, "ref2": ref2}
 
 
@@ -61,22 +61,22 @@ def test_a_confirmation_rewrites_only_the_rows_that_changed(event: dict[str, Any
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
     _correct(event, winner=3)
     with mock.patch.object(stored, "write", wraps=stored.write) as write:
-        assert selectors.recompute(t.pk)
+        assert recompute.recompute(t.pk)
     rows = write.call_args.args[2]
     assert 0 < len(rows) <= 4 and {p for p, _token in rows} <= {p.pk for p in event["players"][:4]}
-    assert _plain(selectors._standings(t)) == _plain(selectors._compute(t))  # read from the head and rows
+    assert _plain(selectors._standings(t)) == _plain(selectors.full_standings(t))  # read from the head and rows
     r = client.get(url, headers={"If-None-Match": etag})
     assert r.status_code == 200 and r["ETag"] != etag  # the worker's store is a new validator
-    leader = selectors._compute(t)["rows"][0]
+    leader = selectors.full_standings(t)["rows"][0]
     assert f'id="player-{leader["player"]}"' in r.content.decode()
     # nothing changed since: the task stores nothing and the pages keep their validator
-    assert not selectors.recompute(t.pk)
+    assert not recompute.recompute(t.pk)
     assert client.get(url, headers={"If-None-Match": r["ETag"]}).status_code == 304
 
 
 def test_pages_read_only_their_rows_and_find_a_player(event: dict[str, Any]) -> None:
     t, ps = event["t"], event["players"]
-    full = selectors._compute(t)["rows"]
+    full = selectors.full_standings(t)["rows"]
     with mock.patch.object(stored.Head, "rows", autospec=True, side_effect=stored.Head.rows) as rows:
         page = selectors.standings_slice(t, offset=5, limit=5)
     assert [list(c.args[1]) for c in rows.call_args_list] == [[5, 6, 7, 8, 9]]
@@ -95,10 +95,10 @@ def test_a_row_gone_from_the_cache_is_read_whole_never_wrong(event: dict[str, An
     head = stored.read(t.pk)
     assert head is not None
     cache.delete(stored.row_key(t.pk, head.ids[0], head.tokens[0]))  # evicted
-    expected = _plain(selectors._compute(t))
+    expected = _plain(selectors.full_standings(t))
     assert _plain(selectors._standings(t)) == expected
     page = selectors.standings_slice(t, limit=3)
     assert [r["player"] for r in page["rows"]] == [r["player"] for r in expected["rows"][:3]]
-    assert stored.read(t.pk) is None and selectors.schedule.called  # type: ignore[attr-defined]  # the worker stores them again, whole
-    selectors.recompute(t.pk)
+    assert stored.read(t.pk) is None and recompute.schedule.called  # type: ignore[attr-defined]  # the worker stores them again, whole
+    recompute.recompute(t.pk)
     assert _plain(selectors._standings(t)) == expected

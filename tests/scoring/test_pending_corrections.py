@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring import selectors
+from scoring import recompute, selectors
 from tests.factories import scoring as f
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_a_first_unconfirmed_entry_is_not_a_correction(setup) -> None:
 
 def test_standings_many_marks_the_same_players(setup) -> None:
     _correct(setup, confirm=False)
-    selectors.invalidate(setup["t"].pk)
+    recompute.invalidate(setup["t"].pk)
     many = selectors.standings_many([setup["t"]])[setup["t"].pk]
     assert sorted(r["player"] for r in many["rows"] if r["pending_corrections"] == [1]) == sorted(
         p.pk for p in setup["players"])

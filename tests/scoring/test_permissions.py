@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import selectors
+from scoring import recompute, selectors
 from scoring.models import ResultSubmission
 from tests.factories import scoring as f
 from tests.factories.tournaments import PlayerLinkFactory, open_private_link
@@ -131,14 +131,14 @@ def test_standings_queries_do_not_grow_with_players(django_assert_max_num_querie
     small, big = build(1), build(8)
     counts = []
     for t in (small, big):
-        selectors.invalidate(t.pk)
+        recompute.invalidate(t.pk)
         with CaptureQueriesContext(connection) as ctx:
             data = selectors.standings(t)
         counts.append(len(ctx.captured_queries))
     assert len(data["rows"]) == 32
     assert counts[0] == counts[1]
     with django_assert_max_num_queries(counts[1]):
-        selectors.invalidate(big.pk)
+        recompute.invalidate(big.pk)
         selectors.standings(big)
     with django_assert_max_num_queries(0):
         selectors.standings(big)  # cached

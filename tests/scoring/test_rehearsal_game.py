@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ranking import event
-from scoring import selectors
+from scoring import recompute, selectors
 from tables import services as table_services
 from tables.models import Game
 from tests.factories import scoring as f
@@ -42,7 +42,7 @@ def test_a_rehearsal_result_leaves_the_standings_unchanged(setup) -> None:
     assert top["player"] == ps[2].pk and top["played"] == 1
     assert all(c["game"] == 2 for r in after["rows"] for c in r["games"])
 
-    selectors.invalidate(t.pk)  # the national ranking's path reads many tournaments at once
+    recompute.invalidate(t.pk)  # the national ranking's path reads many tournaments at once
     many = selectors.standings_many([t])[t.pk]
     assert [(r["player"], r["total"]) for r in many["rows"]] == [(r["player"], r["total"]) for r in after["rows"]]
 

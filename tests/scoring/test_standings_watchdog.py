@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import cache
 
 from config.celery import app
-from scoring import selectors, tasks
+from scoring import recompute, selectors, stored, tasks
 from tests.factories import scoring as f
 
 pytestmark = pytest.mark.django_db
@@ -23,9 +23,9 @@ def test_a_write_no_recomputation_took_in_is_behind_until_one_finishes(setup: di
     f.enter(table, setup["ref1"], "board", f.board_data(setup["objectives"], winner=1), "objective")
     assert selectors.behind() == [t.pk]  # audited, and no recomputation finished since
     queued: list[int] = []
-    monkeypatch.setattr(selectors, "schedule", queued.append)
+    monkeypatch.setattr(recompute, "schedule", queued.append)
     assert tasks.heal_standings() == [t.pk] and queued == [t.pk]
-    selectors.recompute(t.pk)  # what the queued task does
+    recompute.recompute(t.pk)  # what the queued task does
     assert selectors.behind() == []
     assert selectors.behind(older_than=3600) == []
 
@@ -33,10 +33,10 @@ def test_a_write_no_recomputation_took_in_is_behind_until_one_finishes(setup: di
 def test_a_generation_asked_for_and_lost_is_behind(setup: dict[str, Any]) -> None:
     t, table = setup["t"], setup["table"]
     f.enter(table, setup["ref1"], "board", f.board_data(setup["objectives"], winner=1), "objective")
-    selectors.recompute(t.pk)
-    selectors._next_generation(t.pk)  # a change queued its recomputation, which was lost
+    recompute.recompute(t.pk)
+    recompute.next_generation(t.pk)  # a change queued its recomputation, which was lost
     assert selectors.behind() == [t.pk]
-    cache.set(selectors._queued_key(t.pk), 2, 60)  # still queued: not behind yet
+    cache.set(stored.queued_key(t.pk), 2, 60)  # still queued: not behind yet
     assert selectors.behind() == []
 
 
