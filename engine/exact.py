@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -61,7 +61,8 @@ def _decimal(x: object) -> Decimal:
         x = Decimal(repr(x))  # its shortest decimal spelling, as :func:`fraction` reads it
     if isinstance(x, int):
         return Decimal(x)
-    if isinstance(x, Decimal) and x.is_finite() and len(x.as_tuple().digits) <= _FAST_DIGITS:
+    if (isinstance(x, Decimal) and x.is_finite() and len(x.as_tuple().digits) <= _FAST_DIGITS
+            and x.adjusted() < _FAST_DIGITS):  # its whole part fits the context too (1E+28 does not)
         # already a terminating decimal (the common case, thousands per standings): no Fraction
         if x.is_zero():
             return Decimal(0)
@@ -71,17 +72,21 @@ def _decimal(x: object) -> Decimal:
     for p in (2, 5):
         while d % p == 0:
             d //= p
-    if d != 1:
-        unit = Decimal(1).scaleb(-DECIMALS)
-        return (Decimal(q.numerator) / Decimal(q.denominator)).quantize(unit, rounding=ROUND_HALF_UP)
-    # a terminating fraction: n / (2^a 5^b) has at most max(a, b) decimals
-    places = 0
-    den = q.denominator
-    while den != 1:
-        den //= 2 if den % 2 == 0 else 5
-        places += 1
-    value = Decimal(q.numerator * (10**places // q.denominator)).scaleb(-places)
-    return value.normalize() if value != value.to_integral_value() else value.quantize(Decimal(1))
+    # beyond the default context's 28 digits quantize would trap: give it what the value needs
+    with localcontext() as ctx:
+        ctx.prec = max(ctx.prec, len(str(abs(q.numerator))) + DECIMALS + 2)
+        if d != 1:
+            unit = Decimal(1).scaleb(-DECIMALS)
+            return (Decimal(q.numerator) / Decimal(q.denominator)).quantize(unit, rounding=ROUND_HALF_UP)
+        # a terminating fraction: n / (2^a 5^b) has at most max(a, b) decimals
+        places = 0
+        den = q.denominator
+        while den != 1:
+            den //= 2 if den % 2 == 0 else 5
+            places += 1
+        value = Decimal(q.numerator * (10**places // q.denominator)).scaleb(-places)
+        ctx.prec = max(ctx.prec, len(value.as_tuple().digits) + 2)
+        return value.normalize() if value != value.to_integral_value() else value.quantize(Decimal(1))
 
 
 def number(x: object) -> Number:
