@@ -50,7 +50,7 @@ urlpatterns = [
     path("", include("ranking.urls")),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
-    path("clubs/", include("tournaments.club_urls")),
+    path("clubs/", include("clubs.urls")),
     path("", include("publishing.urls")),
     path("", include("tournaments.urls")),
 ]
