@@ -16,10 +16,11 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from config.errors import DomainError, PermissionDeniedError
 from tournaments import audit
 from tournaments.clubs import FEDERATION_GROUP, require_federation_admin
 from tournaments.models import Club, ClubRole
+from tournaments.services import club_name
 
 
 def _clean(value: str) -> str:
@@ -156,3 +157,20 @@ def revoke_federation_admin(*, actor: Any, user: Any) -> None:
         user.groups.remove(*user.groups.filter(name=FEDERATION_GROUP))
         audit.record(actor=actor, action="federation.admin.remove", obj=user, tournament=None,
                      before={"user": user.get_username()})
+
+
+@transaction.atomic
+def create_club(*, actor: Any, name: str, city: str = "", region: str = "") -> Club:
+    """A new club (``POST /api/clubs/``): a federation admin's, as on the page (docs/clubs.md)."""
+    if not getattr(actor, "is_authenticated", False):
+        raise PermissionDeniedError(_("Log in to add a club."), rule="ROLE")
+    require_federation_admin(actor)
+    name = club_name(name)
+    if not name:
+        raise DomainError(_("A club needs a name."), field="name", rule="REQUIRED")
+    if Club.objects.filter(name__iexact=name).exists():
+        raise DomainError(_("This club already exists."), field="name", rule="DUPLICATE")
+    club = Club.objects.create(name=name, city=city, region=region)
+    audit.record(actor=actor, action="club.create", obj=club, tournament=None,
+                 after={"name": name, "city": city, "region": region})
+    return club

@@ -17,6 +17,7 @@ register_converter(IdConverter, "id")
 api_patterns = [
     path("", include("publishing.api_urls")),
     path("", include("tournaments.api_urls")),
+    path("", include("clubs.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("tables.referee_api_urls")),
     path("", include("workbook.api_urls")),
