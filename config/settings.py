@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "clubs",  # above tournaments: clubs, their admins, the federation's tools
     "ranking",  # above scoring: the national ranking (K-RANKING)
     "workbook",
     "history",

@@ -17,6 +17,7 @@ register_converter(IdConverter, "id")
 api_patterns = [
     path("", include("publishing.api_urls")),
     path("", include("tournaments.api_urls")),
+    path("", include("clubs.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("tables.referee_api_urls")),
     path("", include("workbook.api_urls")),
@@ -50,7 +51,7 @@ urlpatterns = [
     path("", include("ranking.urls")),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
-    path("clubs/", include("tournaments.club_urls")),
+    path("clubs/", include("clubs.urls")),
     path("", include("publishing.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -17,14 +17,14 @@ def club_season(tournament: Tournament) -> None:
 
     from django.utils import timezone
 
+    from clubs import federation
     from tables import demo as table_demo
-    from tournaments import clubs
     from tournaments import demo as tournament_demo
     from tournaments import services as tournament_services
     from tournaments.models import Registration
 
     name, _city, _region = tournament_demo.CLUBS[0]
-    setup = clubs.set_up_club(actor=None, name=name, admin_username="presidente-roma")  # no password
+    setup = federation.set_up_club(actor=None, name=name, admin_username="presidente-roma")  # no password
     president = setup.user
     season = seasons.create_season(actor=president, club=setup.club,
                                    name=f"Campionato del giovedì {timezone.localdate().year}",

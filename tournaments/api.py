@@ -33,12 +33,6 @@ from .spreadsheets import check_upload_size
 
 
 # --- serializers ---------------------------------------------------------------------------
-class ClubSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Club
-        fields = ["id", "name", "city", "region"]
-
-
 class PublicPlayerSerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="club.name", default=None, read_only=True, allow_null=True)
 
@@ -192,18 +186,7 @@ class ImportResultSerializer(serializers.Serializer):
     imported = serializers.IntegerField()
 
 
-# --- clubs and players ---------------------------------------------------------------------
-class ClubList(generics.ListCreateAPIView):
-    """Clubs: anyone lists them; only a federation admin creates one (else 403, rule ROLE)."""
-
-    queryset = Club.objects.all()
-    serializer_class = ClubSerializer
-
-    def perform_create(self, serializer: Any) -> None:
-        serializer.instance = services.create_club(actor=self.request.user,
-                                                   **serializer.validated_data)
-
-
+# --- players ------------------------------------------------------------------------
 class PlayerList(generics.ListAPIView):
     """Players: name, nickname and club only (never e-mail or date of birth)."""
 

@@ -3,7 +3,6 @@ from django.urls import path
 from . import api, invitation_api, iscritti_api, privacy_api
 
 urlpatterns = [
-    path("clubs/", api.ClubList.as_view(), name="api-clubs"),
     path("players/", api.PlayerList.as_view(), name="api-players"),
     path("players/<id:pk>/", api.PlayerDetail.as_view(), name="api-player"),
     path("tournaments/", api.TournamentList.as_view(), name="api-tournaments"),

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 # third-party and project packages the engine must never reach
 FORBIDDEN = ("django", "rest_framework", "drf_spectacular", "celery", "config", "tournaments", "tables", "scoring",
-             "ranking", "workbook", "history", "seasons", "publishing", "ratings")
+             "clubs", "ranking", "workbook", "history", "seasons", "publishing", "ratings")
 MODULES = sorted(ENGINE.rglob("*.py"))
 
 

@@ -1,5 +1,5 @@
 """The apps depend one way: engine <- tournaments <- tables <- scoring <- the feature apps
-(ranking, workbook, history, seasons, publishing, ratings) (docs/architecture.md, "The parts and their direction").
+(clubs, ranking, workbook, history, seasons, publishing, ratings) (docs/architecture.md, "The parts and their direction").
 
 Checked on the source (AST) of every module of each app, so an import hidden inside a function
 counts too: an app never imports one above it (tournaments imports neither tables nor scoring,
@@ -20,8 +20,8 @@ from tests.engine.test_purity import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 # each may import only those before it; the feature apps sit above the three apps they read
-LAYERS = ("engine", "tournaments", "tables", "scoring", "ranking", "workbook", "history", "seasons", "publishing",
-          "ratings")
+LAYERS = ("engine", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons",
+          "publishing", "ratings")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
 ENGINE_USERS = sorted(p for part in (*LAYERS[1:], "config") for p in (ROOT / part).rglob("*.py"))
 
@@ -39,7 +39,8 @@ def test_the_scan_sees_every_app() -> None:
     assert {"tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
             "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py", "ratings/services.py",
             "ranking/national.py", "ranking/management/commands/recompute_ranking.py",
-            "publishing/management/commands/publish_tournament.py"} <= names
+            "publishing/management/commands/publish_tournament.py", "clubs/near_duplicates.py",
+            "clubs/management/commands/create_club.py"} <= names
 
 
 def test_the_scan_catches_function_local_and_relative_imports() -> None:

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from clubs.federation import set_password_path
 from tests.factories.tournaments import (
     ClubFactory,
     ClubRoleFactory,
@@ -26,7 +27,6 @@ from tests.factories.tournaments import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments.clubs import set_password_path
 
 pytestmark = pytest.mark.django_db
 

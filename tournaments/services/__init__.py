@@ -13,7 +13,7 @@ name is importable from here (``from tournaments.services import register``).
 """
 
 from .checkin import bulk_checkin, carry_over_checkins, set_checked_in, toggle_checkin
-from .clubs import create_club, get_or_create_club, name_organising_club
+from .clubs import club_name, get_or_create_club, name_organising_club
 from .csv_files import (
     CSV_COLUMNS,
     NATIONAL_ID_HEADERS,
@@ -50,7 +50,7 @@ __all__ = [
     "change_status",
     "get_or_create_club",
     "name_organising_club",
-    "create_club",
+    "club_name",
     "PlayerData",
     "find_player",
     "player_for",

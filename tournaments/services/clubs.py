@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from config.errors import DomainError, PermissionDeniedError
 
 from .. import audit
-from ..clubs import is_federation_admin, require_federation_admin
+from ..clubs import is_federation_admin
 from ..models import Club, Tournament
 
 
@@ -36,23 +36,6 @@ def get_or_create_club(
         club = Club.objects.create(name=name, city=city, region=region)
         audit.record(actor=actor, action="club.create", obj=club, tournament=None,
                      after={"name": club.name})
-    return club
-
-
-@transaction.atomic
-def create_club(*, actor: Any, name: str, city: str = "", region: str = "") -> Club:
-    """A new club (``POST /api/clubs/``): a federation admin's, as on the page (docs/clubs.md)."""
-    if not getattr(actor, "is_authenticated", False):
-        raise PermissionDeniedError(_("Log in to add a club."), rule="ROLE")
-    require_federation_admin(actor)
-    name = club_name(name)
-    if not name:
-        raise DomainError(_("A club needs a name."), field="name", rule="REQUIRED")
-    if Club.objects.filter(name__iexact=name).exists():
-        raise DomainError(_("This club already exists."), field="name", rule="DUPLICATE")
-    club = Club.objects.create(name=name, city=city, region=region)
-    audit.record(actor=actor, action="club.create", obj=club, tournament=None,
-                 after={"name": name, "city": city, "region": region})
     return club
 
 

@@ -1,5 +1,5 @@
 """The federation admins' page: superusers and federation admins appoint and revoke them
-(``clubs.appoint_federation_admin``)."""
+(``clubs.federation.appoint_federation_admin``)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import DomainError
 from config.refusals import add_to_form, refuse
+from tournaments.forms import ClubAdminForm
 
-from . import clubs
-from .club_views import _federation_only
-from .forms import ClubAdminForm
+from .federation import appoint_federation_admin, federation_admins, revoke_federation_admin
+from .views import _federation_only
 
 
 def _page(request: HttpRequest, form: ClubAdminForm, status: int = 200) -> HttpResponse:
-    return render(request, "tournaments/federation.html", {
-        "form": form, "admins": clubs.federation_admins(),
+    return render(request, "clubs/federation.html", {
+        "form": form, "admins": federation_admins(),
         "superusers": get_user_model().objects.filter(is_superuser=True).order_by("username"),
     }, status=status)
 
@@ -35,7 +35,7 @@ def federation(request: HttpRequest) -> HttpResponse:
         return _page(request, form)
     if form.is_valid():
         try:
-            done = clubs.appoint_federation_admin(actor=request.user, username=form.cleaned_data["admin"])
+            done = appoint_federation_admin(actor=request.user, username=form.cleaned_data["admin"])
         except DomainError as exc:
             add_to_form(form, exc)
         else:
@@ -53,9 +53,9 @@ def federation_revoke(request: HttpRequest, user: int) -> HttpResponse:
     refused = _federation_only(request)
     if refused is not None:
         return refused
-    target = get_object_or_404(clubs.federation_admins(), pk=user)
+    target = get_object_or_404(federation_admins(), pk=user)
     try:
-        clubs.revoke_federation_admin(actor=request.user, user=target)
+        revoke_federation_admin(actor=request.user, user=target)
     except DomainError as exc:
         refuse(request, exc)
     else:

@@ -38,7 +38,7 @@ def duplicate_list(request: HttpRequest) -> HttpResponse:
 def _list(request: HttpRequest, status: int = 200) -> HttpResponse:
     # every pair is found (a national instance's players at once), only one page's events are read
     page = Paginator(near_duplicates.flagged_pairs(request.user), PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "tournaments/near_duplicates.html", {
+    return render(request, "clubs/near_duplicates.html", {
         "pairs": near_duplicates.with_events(page.object_list, request.user), "page": page,
         "everyone": near_duplicates.admin_clubs(request.user) is None,
     }, status=status)

@@ -27,11 +27,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.errors import DomainError, PermissionDeniedError
-
-from . import audit, clubs, merge
-from .identity import ProbableDuplicate
-from .models import Club, DistinctPlayers, Player, Registration
-from .privacy import blocking_tournaments, manages_player
+from tournaments import audit, clubs, merge
+from tournaments.identity import ProbableDuplicate
+from tournaments.models import Club, DistinctPlayers, Player, Registration
+from tournaments.privacy import blocking_tournaments, manages_player
 
 
 def admin_clubs(actor: Any) -> QuerySet[Club] | None:

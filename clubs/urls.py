@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import club_views, federation_views, near_duplicate_views
+from . import federation_views, near_duplicate_views
+from . import views as club_views
 
 app_name = "clubs"
 urlpatterns = [

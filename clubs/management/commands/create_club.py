@@ -2,7 +2,7 @@
 
 The club named NAME (created when missing) with USERNAME as its admin (the account created,
 without a password, when missing): the way a server's operator sets up the first clubs. Audited
-like the federation admin's pages (``tournaments.clubs.set_up_club``). Bad input: exit code 2
+like the federation admin's pages (``clubs.federation.set_up_club``). Bad input: exit code 2
 with a one-line reason.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from clubs import federation
 from config.commands import DomainCommand
-from tournaments import clubs
 
 
 class Command(DomainCommand):
@@ -24,7 +24,7 @@ class Command(DomainCommand):
         parser.add_argument("--region", default="", help="The club's region (new clubs only).")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        setup = clubs.set_up_club(actor=None, name=options["name"], admin_username=options["admin"],
+        setup = federation.set_up_club(actor=None, name=options["name"], admin_username=options["admin"],
                                   city=options["city"], region=options["region"])
         club, user = setup.club, setup.user.get_username()
         self.stdout.write(f"Club {'created' if setup.club_created else 'found'}: {club.name} (id {club.pk})")

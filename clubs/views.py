@@ -1,5 +1,5 @@
 """Club pages: public (members by name, events past and upcoming) and, for a federation admin,
-setting up clubs and appointing or removing their admins (``tournaments.clubs``)."""
+setting up clubs and appointing or removing their admins (``clubs.federation``)."""
 
 from __future__ import annotations
 
@@ -15,19 +15,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.errors import DomainError
 from config.refusals import add_to_form, refuse
+from tournaments import clubs, selectors
+from tournaments.forms import ClubAdminForm, ClubSetupForm
+from tournaments.models import Club, ClubRole, Tournament
+from tournaments.names import by_name
 
-from . import clubs, selectors
-from .forms import ClubAdminForm, ClubSetupForm
-from .models import Club, ClubRole, Tournament
-from .names import by_name
+from . import federation
 
 
-def _password_hint(request: HttpRequest, setup: clubs.ClubSetup) -> None:
+def _password_hint(request: HttpRequest, setup: federation.ClubSetup) -> None:
     if not setup.user.has_usable_password():
         messages.warning(request, _(
             "%(user)s has no password yet: give them this link to choose one (it works once): %(url)s") % {
             "user": setup.user.get_username(),
-            "url": request.build_absolute_uri(clubs.set_password_path(setup.user))})
+            "url": request.build_absolute_uri(federation.set_password_path(setup.user))})
 
 
 @require_GET
@@ -36,7 +37,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
         members=Count("players", distinct=True),
         events=Count("tournaments", filter=~Q(tournaments__status="draft"), distinct=True),
     )
-    return render(request, "tournaments/clubs.html", {
+    return render(request, "clubs/clubs.html", {
         "clubs": rows, "federation": clubs.is_federation_admin(request.user),
         "mine": (Club.objects.filter(roles__user=request.user).distinct()  # the clubs they admin
                  if request.user.is_authenticated else []),
@@ -49,7 +50,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     events = selectors.visible_tournaments(request.user).filter(club=club)
     today = timezone.localdate()
     federation = clubs.is_federation_admin(request.user)
-    return render(request, "tournaments/club.html", {
+    return render(request, "clubs/club.html", {
         "club": club,
         "members": by_name(club.players.all()),
         # a concluded event is past even on its own day (a season's evening ends before midnight)
@@ -82,7 +83,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                setup = clubs.set_up_club(actor=request.user, name=data["name"],
+                setup = federation.set_up_club(actor=request.user, name=data["name"],
                                           admin_username=data["admin"], city=data["city"],
                                           region=data["region"])
             except DomainError as exc:
@@ -92,8 +93,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
                     "user": setup.user.get_username(), "club": setup.club.name})
                 _password_hint(request, setup)
                 return redirect("clubs:detail", pk=setup.club.pk)
-        return render(request, "tournaments/club_form.html", {"form": form}, status=400)
-    return render(request, "tournaments/club_form.html", {"form": form})
+        return render(request, "clubs/club_form.html", {"form": form}, status=400)
+    return render(request, "clubs/club_form.html", {"form": form})
 
 
 @require_POST
@@ -105,7 +106,7 @@ def club_admin_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = ClubAdminForm(request.POST)
     if form.is_valid():
         try:
-            setup = clubs.set_up_club(actor=request.user, name=club.name,
+            setup = federation.set_up_club(actor=request.user, name=club.name,
                                       admin_username=form.cleaned_data["admin"])
         except DomainError as exc:
             refuse(request, exc)
@@ -124,7 +125,7 @@ def club_admin_remove(request: HttpRequest, pk: int, role: int) -> HttpResponse:
     if refused is not None:
         return refused
     club_role = get_object_or_404(ClubRole, pk=role, club_id=pk)
-    clubs.remove_admin(club_role, actor=request.user)
+    federation.remove_admin(club_role, actor=request.user)
     messages.success(request, _("%(user)s is no longer an admin of %(club)s.") % {
         "user": club_role.user.get_username(), "club": club_role.club.name})
     return redirect("clubs:detail", pk=pk)
