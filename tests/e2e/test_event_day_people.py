@@ -261,7 +261,9 @@ def test_check_in_carries_over_to_game_2_and_shows_on_every_device(browser: Any)
     org.click("#checkin-bulk button[value=selected]")
     org.wait_for_selector(".messages li.success")
     assert CheckIn.objects.filter(game_number=1).count() == 1
-    # everyone shown (no search): the other eight
+    # everyone shown (no search): the other eight. The page was reloaded by the check-in: typing
+    # before htmx (a deferred script) listens to the box would search nothing
+    org.wait_for_load_state()
     org.fill("#q", "")
     org.wait_for_function("() => document.querySelectorAll('#checkin-rows tr[data-present]')"
                           ".length === 9")
