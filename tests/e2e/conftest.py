@@ -246,11 +246,12 @@ class Browser:
 
         def failed(request: Any) -> None:
             failure = request.failure or ""
-            # the browser cancels an htmx poll that is in flight when the page is left, and
-            # a download aborts its navigation: neither is a failure of the app
+            # the browser cancels an htmx poll or the clock's server-time check (/time) that is
+            # in flight when the page is left, and a download aborts its navigation: none is a
+            # failure of the app
             if "ERR_ABORTED" in failure and (
-                request.headers.get("hx-request") or "/export/" in request.url
-                or "export.csv" in request.url
+                request.headers.get("hx-request") or urlsplit(request.url).path == "/time"
+                or "/export/" in request.url or "export.csv" in request.url
             ):
                 return
             self.problems.append(f"request failed: {request.method} {request.url} {failure}")
