@@ -200,7 +200,7 @@ def materialise(row: PublishedTournament, content: dict[str, Any],
     ranking = content.get("ranking") if isinstance(content.get("ranking"), dict) else {}
     WorkbookEvent.objects.update_or_create(tournament=tournament, defaults={
         "organizer": str(ranking.get("organizer") or row.club.name)[:150], "source": f"{SOURCE}{row.source_id}",
-        "digest": row.published_digest, "planned_rounds": tournament.games_count,
+        "digest": row.published_digest, "planned_rounds": tournament.event_format().games_count,
         "dates": [_day(ranking.get("first_day"), tournament.date).isoformat()],
         "standings": _standings(standings["rows"], players), "imported_at": timezone.now()})
     audit.record(actor=None, action="publish.receive", obj=tournament, tournament=tournament, before=None,

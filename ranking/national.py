@@ -213,7 +213,7 @@ def compute(year: int) -> NationalRanking:
         for t, kind, start, end in finished:
             rows = [(player, rank) for player, rank, played in places[t.pk] if played and player in shown]
             events.append(rk.Event(key=t.pk, event_type=kind, table_games=t_games.get(t.pk, 0),
-                                   rounds=t.games_count - t.rehearsals, start=start, end=end, standings=rows))
+                                   rounds=t.event_format().games_count - t.rehearsals, start=start, end=end, standings=rows))
 
         def blacklisted(player: int, e: rk.Event) -> bool:
             return any(b.covers(e.start, e.end) for b in banned.get(player, ()))

@@ -496,10 +496,11 @@ def _remove_seat(seat: Seat) -> None:
 
 
 def ruleset_spec(tournament: Tournament, players: int | None = None) -> dict[str, Any]:
-    overrides = dict(tournament.ruleset_overrides or {})
+    fmt = tournament.event_format()
+    overrides = dict(fmt.ruleset_overrides)
     if players == 6:
         overrides.setdefault("max_players", 6)
-    return {"base": tournament.ruleset, "overrides": overrides}
+    return {"base": fmt.ruleset, "overrides": overrides}
 
 
 def deal_command(table: Table) -> str:

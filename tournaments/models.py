@@ -278,7 +278,7 @@ class Tournament(models.Model):
 
     @property
     def schedule(self) -> list[tuple[int, dt.time | None]]:
-        return [(n, self.game_start(n)) for n in range(1, self.games_count + 1)]
+        return [(n, self.game_start(n)) for n in range(1, self.event_format().games_count + 1)]
 
     @property
     def is_registration_open(self) -> bool:
