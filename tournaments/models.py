@@ -249,6 +249,12 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled or copied without its kept format (read again where it lands)."""
+        state: dict[str, Any] = super().__getstate__()
+        state.pop("_event_format", None)
+        return state
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.forget_format()
         super().save(*args, **kwargs)

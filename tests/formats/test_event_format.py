@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import datetime as dt
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,8 @@ def test_the_format_is_kept_on_the_instance_and_read_again_after_a_save(db: Any,
     ScoringSettings.objects.filter(tournament=t).update(best_n=4)  # no save: the instance is told
     t.refresh_from_db()
     assert t.event_format().best_n == 4
+    copied = pickle.loads(pickle.dumps(t))  # a cached or copied tournament reads it again
+    assert copied.event_format() == t.event_format()
 
 
 def test_many_formats_take_one_query(db: Any, django_assert_num_queries: Any) -> None:
