@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError, Refusal
+from common.errors import ConflictError, DomainError, PermissionDeniedError, Refusal
 from engine import exact
 from tournaments.models import Club, Player, Registration, Tournament
 

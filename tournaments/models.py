@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
+from common.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 
 from .formats.rules import DEFAULT_SCORING_SYSTEM, scoring_system_choices
 from .names import fold
@@ -252,7 +252,7 @@ class Tournament(models.Model):
         system must be known to the engine (see ``formats.validate_rules``)."""
         from django.core.exceptions import ValidationError
 
-        from config.errors import DomainError
+        from common.errors import DomainError
 
         from .formats import validate_rules
 
