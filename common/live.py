@@ -424,14 +424,12 @@ def build_stamp() -> str:
 
 
 def _stamped_folders(root: Path) -> list[Path]:
-    """The folders whose files make a page: templates, translations, static files, this package,
-    the settings' package and every installed app of this repository (their templates included)."""
-    import sys
-
+    """The folders whose files make a page: templates, translations, static files, this package
+    and every installed app of this repository (their templates included; config, the settings'
+    package, is one)."""
     from django.apps import apps
 
-    found = [root / "templates", root / "locale", root / "static", Path(__file__).resolve().parent,
-             Path(sys.modules[settings.SETTINGS_MODULE].__file__ or root).resolve().parent]
+    found = [root / "templates", root / "locale", root / "static", Path(__file__).resolve().parent]
     for top in sorted({app.name.split(".")[0] for app in apps.get_app_configs()}):
         if (root / top / "__init__.py").exists() and (root / top).resolve() not in found:
             found.append((root / top).resolve())
