@@ -649,6 +649,8 @@ def full_api_freshness(base: str, d: dict[str, Any], trials: int, clients: int) 
     """Part 5: seconds from a confirmation (committed) to the full API showing the changed row:
     one client asking back to back (the server part) and ``clients`` clients polling every 1 s
     from random phases (end to end), all at once."""
+    from django.db.utils import OperationalError
+
     url = f"{base}/api/scoring/tournaments/{d['t'].slug}/standings/"
     rnd = random.Random(17)
     server: list[float] = []
@@ -676,7 +678,11 @@ def full_api_freshness(base: str, d: dict[str, Any], trials: int, clients: int) 
         table = rnd.choice(game1)
         pid = int(table.seats.get(number=1).player_id)
         watch.update(pid=pid, before=_api_row(front.poll()[1], pid), committed=None, seen={})
-        correction(dict(d, tables=[table]), rnd)
+        try:
+            correction(dict(d, tables=[table]), rnd)
+        except OperationalError as e:  # a deadlock with a task of the worker's (seen once): counted, skipped
+            print(f"correction refused by the database ({type(e.__cause__).__name__}): trial skipped", flush=True)
+            continue
         committed = watch["committed"] = time.perf_counter()
         while time.perf_counter() - committed < 30:
             arrived, body = front.poll()
