@@ -9,8 +9,8 @@ from config.warmup import warm  # noqa: E402  (once Django is set up)
 
 warm()  # before the first request: see config/warmup.py
 
-from config.live import LiveFirst  # noqa: E402  (once Django is set up)
+from common.live import LiveFirst  # noqa: E402  (once Django is set up)
 
 # An unchanged poll, or a page already answered, is answered before Django builds a request
-# (config/live.py: LiveFirst).
+# (common/live.py: LiveFirst).
 application = LiveFirst(django_application)
