@@ -22,8 +22,11 @@ from .choice import FormatChoice, check_chain, check_choice, preset_or_refuse, p
 from .presets import (
     BEST,
     CLUB_NUMBERS,
+    FIXED_SEMIFINALS,
+    KNOCKOUTS,
     PRESETS,
     RCU_THRESHOLDS,
+    SHAPE_PLAYERS,
     Preset,
     RoundTables,
     all_presets,
@@ -40,7 +43,7 @@ from .rules import (
 )
 
 __all__ = [
-    "BEST", "CLUB_NUMBERS", "DEFAULT_SCORING_SYSTEM", "PRESETS", "RCU_THRESHOLDS", "FormatChoice", "Preset",
-    "RoundTables", "all_presets", "check_chain", "check_choice", "check_scoring_system", "get", "has_clock",
+    "BEST", "CLUB_NUMBERS", "DEFAULT_SCORING_SYSTEM", "FIXED_SEMIFINALS", "KNOCKOUTS", "PRESETS", "RCU_THRESHOLDS", "FormatChoice", "Preset",
+    "RoundTables", "SHAPE_PLAYERS", "all_presets", "check_chain", "check_choice", "check_scoring_system", "get", "has_clock",
     "preset_or_refuse", "problems", "ruleset_for", "scoring_system_choices", "time_limit", "validate_rules",
 ]
