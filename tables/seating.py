@@ -96,8 +96,9 @@ class History:
         """The history once a game is over: ``finishing`` is each table of that game (in table
         order) with its players in finishing order, the winner first."""
         fives = dict(self.five_seaters)
-        for table in finishing:
-            if len(table) != 4:
+        odd = odd_sized([len(t) for t in finishing])
+        for table, is_odd in zip(finishing, odd, strict=True):
+            if is_odd:
                 for pid in table:
                     fives[pid] = fives.get(pid, 0) + 1
         done = tuple(tuple(t) for t in finishing)

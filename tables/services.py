@@ -186,9 +186,11 @@ def refresh_report(game: Game) -> dict[str, Any]:
     seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"))
     report = evaluate(tables, seating_players, history, options)
     previous = game.composition_report or {}
-    for key in ("seeding", "search"):
+    for key in ("seeding", "search", "swiss_tables"):
         if key in previous:
             report[key] = previous[key]
+    if "swiss_moves" in previous and _same_tables(previous.get("swiss_tables"), tables):
+        report["swiss_moves"] = previous["swiss_moves"]  # K-SWISS: true until someone is moved by hand
     report["sizes_ok"] = _size_problems(game) == []
     report["size_problems"] = _size_problems(game)
     game.composition_report = report
@@ -198,6 +200,10 @@ def refresh_report(game: Game) -> dict[str, Any]:
 
 # K-TABLES: the table sizes each shape seats (a "pairs_bye" table of 1 plays a ghost seat)
 SHAPE_SIZES = {"fours": {4, 5}, "threes": {3, 4}, "pairs": {2, 3}, "pairs_bye": {2}}
+
+
+def _same_tables(a: Any, b: Sequence[Sequence[int]]) -> bool:
+    return a is not None and [sorted(t) for t in a] == [sorted(t) for t in b]
 
 
 def _allowed_sizes(game: Game) -> set[int]:
@@ -389,7 +395,8 @@ def compose_game(
             ])
         game.seed = seed
         game.composition_options = {**options_data, "withdrawn": withdrawn}
-        game.composition_report = dict(composition.report)
+        game.composition_report = dict(composition.report) | (
+            {"swiss_tables": [list(t) for t in composition.tables]} if "swiss_moves" in composition.report else {})
         game.save(update_fields=["seed", "composition_options", "composition_report"])
         refresh_report(game)
         audit.record(actor=actor, action="tables.compose", obj=game, tournament=game.tournament,

@@ -72,7 +72,7 @@ def swiss_tables(order: Sequence[int], sizes: Sequence[int], table_cost: TableCo
         by_block[home[x]].append(x)
     count = len(sizes)
     # at most half a table crosses each boundary each way: the blocks stay the tables' core
-    cross = [max(1, min(sizes[t], sizes[t + 1]) // 2) if t + 1 < count else 0 for t in range(count)]
+    cross = [max(1, (min(sizes[t], sizes[t + 1]) + 1) // 2) if t + 1 < count else 0 for t in range(count)]
 
     def order_of(players: frozenset[int]) -> list[int]:
         return sorted(players, key=rank.__getitem__)

@@ -364,7 +364,12 @@ def _organize_context(tournament: Tournament, game: Game, form: ComposeForm) -> 
     seated.sort(key=lambda x: x[1])
     withdrawn_ids = (game.composition_options or {}).get("withdrawn", [])
     checked_in = selectors.checked_in_players(tournament, game.number)
+    names = {s.player_id: s.player.display_name for t in tables for s in t.seats.all() if s.player_id}
+    # K-SWISS: who sits away from their standings block, and where (the plan's explanation)
+    swiss_moves = [{"name": names.get(pid, pid), "block": block, "table": table}
+                   for pid, block, table in (game.composition_report or {}).get("swiss_moves", [])]
     return {
+        "swiss_moves": swiss_moves,
         "tournament": tournament, "game": game, "tables": tables, "form": form,
         "seated": seated, "report": localized_report(game.composition_report or {}),
         "withdrawn": Player.objects.filter(pk__in=withdrawn_ids),

@@ -104,7 +104,7 @@ def test_the_same_standings_give_the_same_tables() -> None:
 
 
 def _cross_caps(sizes: Sequence[int]) -> list[int]:
-    return [max(1, min(sizes[t], sizes[t + 1]) // 2) for t in range(len(sizes) - 1)]
+    return [max(1, (min(sizes[t], sizes[t + 1]) + 1) // 2) for t in range(len(sizes) - 1)]
 
 
 def brute_force(order: Sequence[int], sizes: Sequence[int], cost: object) -> tuple[int, ...] | None:
