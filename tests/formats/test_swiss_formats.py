@@ -142,7 +142,7 @@ def _pair(t: Any, number: int, a: Any, b: Any, p_a: int, p_b: int, ref: Any, org
     f.enter(table, ref, "short", f.short_data(rows), confirm_by=org)
 
 
-def test_one_versus_one_swiss_avoids_the_rematch_gt_would_pair(db: Any) -> None:
+def test_one_versus_one_swiss_avoids_the_rematch_gt_would_pair(db: Any, client: Any) -> None:
     t, org, ref, (p1, p2, p3, p4, p5, p6) = _event(6, "1vs1-swiss", clubs=6)
     _pair(t, 1, p1, p2, 50, 10, ref, org)  # p1 100 + 50/60 = 100.833, p2 55 + 10/60 = 55.166
     _pair(t, 2, p3, p4, 50, 40, ref, org)  # p3 100 + 50/90 = 100.555, p4 55 + 40/90 = 55.444
@@ -155,6 +155,14 @@ def test_one_versus_one_swiss_avoids_the_rematch_gt_would_pair(db: Any) -> None:
     assert [set(s) for s in _seats(game2)] == [{p1.pk, p3.pk}, {p5.pk, p4.pk}, {p6.pk, p2.pk}]
     assert game2.composition_report["repeated_pairs"] == 0
     assert game2.composition_report["swiss_moves"] == [[p4.pk, 3, 2], [p6.pk, 2, 3]]
+    # the organizer's page says who moved and where, in Italian
+    client.force_login(org)
+    page = client.get(f"/t/{t.slug}/games/2/organize/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Svizzera: per classifica (K-SWISS)" in page
+    assert f"{p4.display_name}: blocco 3 → tavolo 2" in page
+    # moved by hand, the plan's explanation no longer holds and is not shown
+    table_services.swap_players(game2, p1.pk, p2.pk, actor=org)
+    assert "swiss_moves" not in Game.objects.get(pk=game2.pk).composition_report
 
 
 def test_one_versus_one_plays_an_odd_count_at_one_table_of_three(db: Any) -> None:
