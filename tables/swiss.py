@@ -58,77 +58,98 @@ def blocks(order: Sequence[int], sizes: Sequence[int]) -> dict[int, int]:
 
 
 def _add(a: Cost, b: Cost) -> Cost:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    return tuple(x + y for x, y in zip(a, b, strict=True)) if b else a
+
+
+Step = tuple[tuple[int, ...], frozenset[int]]  # a table's players, and the carry it leaves
+
+
+class _Plan:
+    """The dynamic programme: states are (table, carry), built forward layer by layer, valued
+    backward (no recursion, so thousands of tables are fine)."""
+
+    def __init__(self, order: Sequence[int], sizes: Sequence[int], table_cost: TableCost) -> None:
+        self.sizes, self.table_cost = list(sizes), table_cost
+        self.home = blocks(order, sizes)
+        self.rank = {x: i for i, x in enumerate(order)}
+        self.count = len(sizes)
+        self.by_block: list[list[int]] = [[] for _ in sizes]
+        for x in order:
+            self.by_block[self.home[x]].append(x)
+        # at most half a table (rounded up) crosses each boundary: the blocks stay the tables' core
+        self.costs: dict[tuple[int, frozenset[int]], Cost] = {}
+        self.cross = [max(1, (min(sizes[t], sizes[t + 1]) + 1) // 2) if t + 1 < self.count else 0
+                      for t in range(self.count)]
+
+    def cost_of(self, t: int, members: tuple[int, ...]) -> Cost:
+        key = (t, frozenset(members))  # the same table is reached from many states
+        if key not in self.costs:
+            moves = sum(abs(t - self.home[x]) for x in members)
+            self.costs[key] = (*self.table_cost(t, members), moves)
+        return self.costs[key]
+
+    def steps(self, t: int, carry: frozenset[int]) -> list[Step]:
+        """Every way to fill table t from ``carry`` (what is left of blocks t−1 and t) and block
+        t+1: block t−1's leftovers must sit here (their last chance). Tried in standings order,
+        the better-ranked of block t staying first."""
+        ranked = sorted(carry, key=self.rank.__getitem__)
+        must = tuple(x for x in ranked if self.home[x] < t)
+        own = [x for x in ranked if self.home[x] == t]
+        below = self.by_block[t + 1] if t + 1 < self.count else []
+        need = self.sizes[t] - len(must)
+        free = frozenset(own) | frozenset(below)
+        out: list[Step] = []
+        for up in range(min(need, len(below), self.cross[t]) + 1):  # block t+1 moving up
+            if need - up > len(own):
+                continue
+            for staying in combinations(own, need - up):
+                for rising in combinations(below, up):
+                    out.append((must + staying + rising, free - frozenset(staying + rising)))
+        return out
+
+    def layers(self) -> list[dict[frozenset[int], list[Step]]]:
+        """Forward: the carries each table can be reached with, and their steps."""
+        out: list[dict[frozenset[int], list[Step]]] = []
+        reached = {frozenset(self.by_block[0])}
+        for t in range(self.count):
+            layer = {carry: self.steps(t, carry) for carry in reached}
+            out.append(layer)
+            reached = {after for steps in layer.values() for _members, after in steps}
+        return out
+
+    def solve(self) -> tuple[list[tuple[int, ...]], Cost]:
+        """Backward: the least cost from each state on (lexicographic vectors), then the
+        tables from the start."""
+        layers = self.layers()
+        value: dict[frozenset[int], tuple[Cost, Step | None]] = {frozenset(): ((), None)}
+        chosen: list[dict[frozenset[int], tuple[Cost, Step | None]]] = [{} for _ in layers]
+        for t in range(self.count - 1, -1, -1):
+            here: dict[frozenset[int], tuple[Cost, Step | None]] = {}
+            for carry, steps in layers[t].items():
+                for step in steps:
+                    rest = value.get(step[1])
+                    if rest is None:
+                        continue
+                    total = _add(self.cost_of(t, step[0]), rest[0])
+                    if carry not in here or total < here[carry][0]:
+                        here[carry] = (total, step)
+            chosen[t], value = here, here
+        carry, tables = frozenset(self.by_block[0]), []
+        total = chosen[0][carry][0]  # straight fill is always possible
+        for t in range(self.count):
+            taken = chosen[t][carry][1]
+            assert taken is not None
+            tables.append(taken[0])
+            carry = taken[1]
+        return tables, total
 
 
 def swiss_tables(order: Sequence[int], sizes: Sequence[int], table_cost: TableCost) -> SwissPairing:
     """The best tables for players ``order`` (best standing first) at tables of ``sizes``, each
     player at most one table from their block, by ``table_cost(t, players)`` (a vector, lower is
     better) and then by the fewest moves."""
-    home = blocks(order, sizes)
-    rank = {x: i for i, x in enumerate(order)}
-    by_block: list[list[int]] = [[] for _ in sizes]
-    for x in order:
-        by_block[home[x]].append(x)
-    count = len(sizes)
-    # at most half a table crosses each boundary each way: the blocks stay the tables' core
-    cross = [max(1, (min(sizes[t], sizes[t + 1]) + 1) // 2) if t + 1 < count else 0 for t in range(count)]
-
-    def order_of(players: frozenset[int]) -> list[int]:
-        return sorted(players, key=rank.__getitem__)
-
-    memo: dict[tuple[int, frozenset[int]], tuple[Cost, tuple[int, ...] | None] | None] = {}
-    cost_cache: dict[tuple[int, tuple[int, ...]], Cost] = {}
-
-    def cost_of(t: int, members: tuple[int, ...]) -> Cost:
-        key = (t, members)
-        if key not in cost_cache:
-            moves = sum(abs(t - home[x]) for x in members)
-            cost_cache[key] = (*table_cost(t, members), moves)
-        return cost_cache[key]
-
-    def best(t: int, carry: frozenset[int]) -> tuple[Cost, tuple[int, ...] | None] | None:
-        """The least cost of seating tables t… given the players still unseated of blocks t−1
-        and t (``carry``); None when they cannot all be seated within one table of their block."""
-        if t == count:
-            return ((), None) if not carry else None
-        key = (t, carry)
-        if key in memo:
-            return memo[key]
-        must = tuple(x for x in order_of(carry) if home[x] < t)
-        own = [x for x in order_of(carry) if home[x] == t]
-        below = by_block[t + 1] if t + 1 < count else []
-        need = sizes[t] - len(must)
-        free = frozenset(own) | frozenset(below)
-        found: tuple[Cost, tuple[int, ...] | None] | None = None
-        for up in range(min(need, len(below), cross[t]) + 1):  # players of block t+1 moving up
-            if need - up > len(own):
-                continue
-            # the better-ranked stay first: among equal pairings the leaders keep their table
-            for staying in combinations(own, need - up):
-                for rising in combinations(below, up):
-                    chosen = staying + rising
-                    rest = best(t + 1, free - frozenset(chosen))
-                    if rest is None:
-                        continue
-                    members = must + chosen
-                    here = cost_of(t, members)
-                    total = _add(here, rest[0]) if rest[0] else here
-                    if found is None or total < found[0]:
-                        found = (total, members)
-        memo[key] = found
-        return found
-
-    tables: list[tuple[int, ...]] = []
-    carry = frozenset(by_block[0])
-    total: Cost = ()
-    for t in range(count):
-        step = best(t, carry)
-        assert step is not None and step[1] is not None  # straight fill is always possible
-        if t == 0:
-            total = step[0]
-        members = step[1]
-        tables.append(members)
-        carry = (carry | frozenset(by_block[t + 1] if t + 1 < count else ())) - frozenset(members)
+    plan = _Plan(order, sizes, table_cost)
+    tables, total = plan.solve()
+    home = plan.home
     moved = tuple((x, home[x], t) for t, members in enumerate(tables) for x in members if home[x] != t)
     return SwissPairing(tuple(tables), home, total, moved)

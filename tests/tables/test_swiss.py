@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.seating import History, Options, SeatingError, SeatingPlayer, compose, table_sizes
 from tables.swiss import blocks, swiss_tables
-
-import pytest
 
 SWISS_PAIRS = Options(seeding="swiss", shape="pairs_bye", priorities=("repeat_five", "repeat_opponents", "club_apart"))
 SWISS_BGL = Options(seeding="swiss", shape="threes", priorities=("repeat_opponents", "club_apart"))
