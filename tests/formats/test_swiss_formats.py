@@ -90,7 +90,8 @@ def test_victory_scores_on_the_master_scale() -> None:
 
 def test_one_versus_one_swiss_pairs_by_standings_and_gives_the_bye_to_a_ghost(db: Any) -> None:
     t, org, ref, everyone = _event(5, "1vs1-swiss")
-    assert t.ruleset_overrides == {"min_players": 2, "max_players": 2}  # T-SIZE: tables of 2
+    # T-SIZE: tables of 2; D-50 cannot hold with 2 players (Nord America: 4 + 4 < 9)
+    assert t.ruleset_overrides == {"min_players": 2, "max_players": 2, "deal_max_continent_share": None}
     game1 = _compose(t, org, 1)
     seats = _seats(game1)
     assert [len(s) for s in seats] == [2, 2, 2] and seats[2].count(None) == 1  # the bye: a ghost seat
@@ -176,6 +177,15 @@ def test_one_versus_one_plays_an_odd_count_at_one_table_of_three(db: Any) -> Non
 def test_two_versus_two_is_a_pair_per_entrant_paired_by_standings(db: Any) -> None:
     preset = formats.PRESETS["2vs2"]
     assert (preset.shape, preset.scoring_system, preset.tables_for(2).seeding) == ("pairs_bye", "S-BGL", "swiss")
+
+
+@pytest.mark.parametrize(("preset", "players"), [("1vs1-swiss", 5), ("bgl-swiss", 10), ("1vs1", 7)])
+def test_the_tables_of_two_and_three_start_and_are_dealt(db: Any, preset: str, players: int) -> None:
+    t, org, _ref, _everyone = _event(players, preset)
+    game = _compose(t, org, 1)
+    table_services.start_game(game, actor=org, seed="deal")
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.RUNNING and all(tb.deal for tb in game.tables.all())
 
 
 def test_choosing_another_format_takes_the_table_sizes_back(db: Any) -> None:

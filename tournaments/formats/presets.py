@@ -37,12 +37,15 @@ FIXED_SEMIFINALS: Mapping[str, int] = MappingProxyType({"santeufemia": 4})
 KNOCKOUTS = (*RCU_THRESHOLDS, *FIXED_SEMIFINALS)
 
 # K-TABLES: the table sizes a shape plays, as rule-set overrides (T-SIZE): a format that seats
-# 2 or 3 players at a table says so, and choosing another format takes the override back.
-SHAPE_PLAYERS: Mapping[str, Mapping[str, int]] = MappingProxyType({
+# 2 or 3 players at a table says so, and choosing another format takes the override back. Two
+# players cannot be dealt within D-50 (half of Nord America's 9 territories is 4, and 4 + 4 < 9),
+# so one-versus-one deals without it, as the classic rules do.
+ONE_VERSUS_ONE_DEAL: Mapping[str, Any] = MappingProxyType({"deal_max_continent_share": None})
+SHAPE_PLAYERS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "fours": MappingProxyType({}),
     "threes": MappingProxyType({"min_players": 3, "max_players": 4}),
-    "pairs": MappingProxyType({"min_players": 2, "max_players": 3}),
-    "pairs_bye": MappingProxyType({"min_players": 2, "max_players": 2}),
+    "pairs": MappingProxyType({"min_players": 2, "max_players": 3, **ONE_VERSUS_ONE_DEAL}),
+    "pairs_bye": MappingProxyType({"min_players": 2, "max_players": 2, **ONE_VERSUS_ONE_DEAL}),
 })
 
 
@@ -72,8 +75,9 @@ class Preset:
     shape: str = "fours"  # K-TABLES / K-SWISS: tables of 4/5, 4/3, pairs, pairs with a bye
 
     @property
-    def ruleset_overrides(self) -> Mapping[str, int]:
-        """The rule set's table sizes this format needs (T-SIZE; none for tables of 4 and 5)."""
+    def ruleset_overrides(self) -> Mapping[str, Any]:
+        """The rule set's table sizes this format needs (T-SIZE; none for tables of 4 and 5), and
+        for one-versus-one a deal without D-50."""
         return SHAPE_PLAYERS.get(self.shape, MappingProxyType({}))
 
     def tables_for(self, round_number: int) -> RoundTables:
