@@ -33,6 +33,7 @@ from tables import api, selectors, services
 from tables.models import Game
 from tables.seating import PRIORITIES, arrange_priorities
 from tables.seating_text import localized_report, priority_choices, priority_label
+from tournaments.formats import FIXED_SEMIFINALS
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, staff_required
 
@@ -498,8 +499,11 @@ def phases_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             refuse(request, exc)
             status = exc.status_code
+    preset = phases.preset_of(tournament)
+    fixed = preset is not None and preset.knockout in FIXED_SEMIFINALS  # Sant'Eufemia: K-KO-SE
     return render(request, "tables/phases.html", {
         "tournament": tournament, "overview": phases.phases_overview(tournament), "seed": seed,
+        "rule": "K-KO-SE" if fixed else "K-KO-RCU",
         "how_labels": {"direct": _("direct qualifier"), "winner": _("semifinal winner"),
                        "best_loser": _("best semifinal loser")},
     }, status=status)

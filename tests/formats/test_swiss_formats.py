@@ -206,7 +206,7 @@ def test_victory_any_number_of_games_ranked_like_an_open(db: Any) -> None:
 # ------------------------------------------------------------------------------ Sant'Eufemia
 
 
-def test_santeufemia_skips_a_withdrawn_player_for_the_semifinals(db: Any) -> None:
+def test_santeufemia_skips_a_withdrawn_player_for_the_semifinals(db: Any, client: Any) -> None:
     t, org, ref, everyone = _event(20, "santeufemia", clubs=5)
     assert (t.scoring_system, t.games_count) == ("S-OPEN", 4)
     play(t, 1, [everyone[i:i + 4] for i in range(0, 20, 4)], ref, org)
@@ -225,6 +225,10 @@ def test_santeufemia_skips_a_withdrawn_player_for_the_semifinals(db: Any) -> Non
     by_player = {p: i // 4 for i, p in enumerate([p for p in order if p != gone][:16])}
     for tb in plan["classes"][0]["tables"]:
         assert sorted(by_player[p["player"]] for p in tb["players"]) == [0, 1, 2, 3]
+
+    client.force_login(org)
+    page = client.get(f"/t/{t.slug}/knockout/phases/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Semifinali e finali (K-KO-SE)" in page and "4 semifinali" in page
 
     game3 = phases.create_semifinals(t, actor=org, seed="semi")
     enter_results(game3, ref, org)  # seat 1 wins each semifinal
