@@ -64,7 +64,6 @@ PREFERENCES = ("fives", "fours")
 # gives one table of 3; "pairs_bye": one-versus-one, an odd count gives one player a bye against
 # a ghost seat (K-SWISS).
 SHAPES = ("fours", "threes", "pairs", "pairs_bye")
-BASE_SIZE = MappingProxyType({"fours": 4, "threes": 4, "pairs": 2, "pairs_bye": 2})
 
 
 def odd_sized(sizes: Sequence[int]) -> list[bool]:
