@@ -177,6 +177,7 @@ def test_one_versus_one_plays_an_odd_count_at_one_table_of_three(db: Any) -> Non
 def test_two_versus_two_is_a_pair_per_entrant_paired_by_standings(db: Any) -> None:
     preset = formats.PRESETS["2vs2"]
     assert (preset.shape, preset.scoring_system, preset.tables_for(2).seeding) == ("pairs_bye", "S-BGL", "swiss")
+    assert preset.ranking_class == "2V2"  # the clubs' "Torneo 2VS2": not in the national ranking
 
 
 @pytest.mark.parametrize(("preset", "players"), [("1vs1-swiss", 5), ("bgl-swiss", 10), ("1vs1", 7)])

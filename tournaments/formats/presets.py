@@ -208,7 +208,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in (
         "2vs2", _("2vs2"), "S-BGL", "italiana", None, 4, ("total", "wins", "best_game"),
         {1: RoundTables(("club_apart",)),
          2: RoundTables(("repeat_five", "repeat_opponents", "club_apart"), seeding="swiss")},
-        editable=("games_count", "chain"), shape="pairs_bye",
+        ranking_class="2V2", editable=("games_count", "chain"), shape="pairs_bye",
         notes=_("A pair registers as one entrant and plays one pair at a time, by standings from round 2 "
                 "(K-SWISS); each pair's result is one seat, scored as 1vs1 (S-BGL)."),
     ),
