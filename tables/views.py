@@ -499,8 +499,7 @@ def phases_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             refuse(request, exc)
             status = exc.status_code
-    preset = phases.preset_of(tournament)
-    fixed = preset is not None and preset.knockout in FIXED_SEMIFINALS  # Sant'Eufemia: K-KO-SE
+    fixed = tournament.event_format().knockout in FIXED_SEMIFINALS  # Sant'Eufemia: K-KO-SE
     return render(request, "tables/phases.html", {
         "tournament": tournament, "overview": phases.phases_overview(tournament), "seed": seed,
         "rule": "K-KO-SE" if fixed else "K-KO-RCU",
