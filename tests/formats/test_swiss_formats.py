@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from config.errors import DomainError
+from common.errors import DomainError
 from engine.club_formats import score_table
 from scoring import selectors, services
 from tables import phases
