@@ -434,6 +434,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])
         row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]
         row["seeding_labels"] = {n: str(labels.SEEDINGS.get(r["seeding"], r["seeding"])) for n, r in row["rounds"].items()}
+        row["shape_label"] = str(labels.SHAPES.get(row["shape"], row["shape"]))
         for r in row["rounds"].values():  # the seating priorities of each round, in the reader's language
             r["priority_labels"] = [priority_label(k) for k in r["priorities"]]
     return render(request, "scoring/format.html", {

@@ -16,7 +16,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from tables import hooks
 from tables.models import Colour, Game, Seat, Table
-from tables.seating import History, SeatingPlayer
+from tables.seating import History, SeatingPlayer, odd_sized
 from tournaments.models import CheckIn, Player, Registration, Tournament, normalise_name
 
 
@@ -164,7 +164,7 @@ def history_before(game: Game) -> History:
         if not tables:
             continue
         finishing = table_finishing_orders(g)
-        sizes = {len(t) for t in tables}
+        odd = odd_sized([len(t) for t in tables])  # 5- or 3-seats among 4s, a bye among pairs
         ordered = []
         for number, members in enumerate(tables, start=1):
             order = finishing.get(number)
@@ -172,7 +172,7 @@ def history_before(game: Game) -> History:
                 winners.add(order[0])
                 members = list(order)
             ordered.append(tuple(members))
-            if len(sizes) > 1 and len(members) != 4:
+            if odd[number - 1]:
                 for pid in members:
                     fives[pid] = fives.get(pid, 0) + 1
         all_tables += ordered

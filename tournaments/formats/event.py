@@ -101,7 +101,8 @@ class EventFormat:
         if self.preset_obj is None:
             return {}
         tables = self.tables_for(number)
-        return {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region}
+        return {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region,
+                "shape": self.preset_obj.shape}
 
     def rules(self) -> RuleSet:
         """The engine's rule set, overrides applied (DomainError if they no longer fit)."""
