@@ -39,7 +39,7 @@ def warm() -> None:
         import_string(dotted)
     _celery()
     for engine in engines.all():
-        engine.engine.template_context_processors  # type: ignore[attr-defined]  # imported once
+        engine.engine.template_context_processors  # type: ignore[attr-defined]  # noqa: B018  (imported once)
     # the pages' templates, and the forms' own (Django renders a form's fields with an engine of its own)
     for engine in [*engines.all(), get_default_renderer().engine]:
         for name in _template_names(engine):
