@@ -65,6 +65,7 @@ class SeatingPlayer:
     club: str | None = None
     region: str | None = None
     standing: int | None = None  # 1 = leader; used by "swiss" seeding
+    team: str | None = None  # team events: the player's team ("team_apart", "teams_meet_evenly")
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class History:
     winners: frozenset[int] = frozenset()  # players who won a table earlier
     five_seaters: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     previous_tables: tuple[tuple[int, ...], ...] = ()  # last game, each in finishing order
+    # team events: the team of every player of the earlier tables, substitutes sitting out this
+    # game included (their team's earlier meetings still count for "teams_meet_evenly")
+    teams: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def after_game(self, finishing: Sequence[Sequence[int]]) -> History:
         """The history once a game is over: ``finishing`` is each table of that game (in table
@@ -90,6 +94,7 @@ class History:
             winners=self.winners | {t[0] for t in done if t},
             five_seaters=MappingProxyType(fives),
             previous_tables=done,
+            teams=self.teams,
         )
 
 
@@ -410,8 +415,58 @@ class RepeatOpponents(PairPriority):
         return _reason("repeat_opponents_unavoidable", most=most, tables=tables, bound=bound)
 
 
+class TeamApart(GroupPriority):
+    """Team events: players of one team never share a table (their results add up for the team,
+    so a table of team-mates could decide its own order)."""
+
+    key = "team_apart"
+    label = gettext_noop("team-mates apart")
+    unit = gettext_noop("pairs of team-mates")
+    detail = "same_team_pairs"
+    texts = MappingProxyType({
+        "team_unavoidable": gettext_noop(
+            "a team has %(most)s players in this game for %(tables)s tables: at least %(bound)s "
+            "pairs of team-mates must share a table."),
+    })
+
+    def groups(self, p: _Problem) -> list[int]:
+        return p.team
+
+    def extra(self, player: SeatingPlayer) -> list[Any]:
+        return [player.team]
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        if bound == 0:
+            return None
+        return _reason("team_unavoidable", most=max(_group_sizes(p.team), default=0), tables=tables,
+                       bound=bound)
+
+
+class TeamsMeetEvenly(PairPriority):
+    """Team events: two teams meet as evenly as possible. A pair of players of two teams costs
+    how many pairs of those two teams sat together at earlier tables, so teams that have met
+    less are seated together first (the clubs' tool counts the same club-by-club meetings)."""
+
+    key = "teams_meet_evenly"
+    label = gettext_noop("teams meet as evenly as possible")
+    unit = gettext_noop("earlier meetings of the teams seated together")
+    detail = "repeated_team_meetings"
+
+    def weights(self, p: _Problem) -> list[dict[int, int]]:
+        return p.team_meet
+
+    def bound(self, p: _Problem) -> int:
+        return 0
+
+    def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+        return {"repeated_team_meetings": cost}
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        return None
+
+
 PRIORITY_CLASSES: tuple[type[Priority], ...] = (
-    RepeatFive, WinnersApart, ClubApart, RegionApart, RepeatOpponents,
+    RepeatFive, WinnersApart, ClubApart, RegionApart, RepeatOpponents, TeamApart, TeamsMeetEvenly,
 )
 PRIORITY_BY_KEY: Mapping[str, Priority] = MappingProxyType({c.key: c() for c in PRIORITY_CLASSES})
 PRIORITIES = tuple(PRIORITY_BY_KEY)
@@ -605,6 +660,7 @@ class _Problem:
         self.sizes = list(sizes)
         self.club = _codes([p.club for p in self.players])
         self.region = _codes([p.region for p in self.players])
+        self.team = _codes([p.team for p in self.players])
         self.winner = [pid in history.winners for pid in ids]
         self.winner_group = [0 if w else -1 for w in self.winner]  # winners as one group
         self.five = [int(history.five_seaters.get(pid, 0)) for pid in ids]
@@ -618,10 +674,34 @@ class _Problem:
                 for b in present[a_pos + 1:]:
                     self.meet[a][b] = self.meet[a].get(b, 0) + 1
                     self.meet[b][a] = self.meet[b].get(a, 0) + 1
+        self.team_meet = self._team_meetings(history)
         # The seats to rotate fairly are those at tables of 5 (or 3, 6) in a game that also has
         # tables of 4; when every table has the same size nobody is worse off.
         mixed = len(set(self.sizes)) > 1
         self.odd_table = [mixed and s != 4 for s in self.sizes]
+
+    def _team_meetings(self, history: History) -> list[dict[int, int]]:
+        """team_meet[i][j] = how many pairs of i's team and j's team sat together before (0 for
+        team-mates and players without a team)."""
+        team_of = {**{pid: t for pid, t in history.teams.items() if t},
+                   **{p.id: p.team for p in self.players if p.team}}
+        met: Counter[tuple[str, str]] = Counter()
+        for table in history.tables:
+            names = [team_of.get(pid, "").strip().casefold() for pid in table]
+            for pos, a in enumerate(names):
+                for b in names[pos + 1:]:
+                    if a and b and a != b:
+                        met[(a, b)] += 1
+                        met[(b, a)] += 1
+        mine = [(p.team or "").strip().casefold() for p in self.players]
+        out: list[dict[int, int]] = [{} for _ in self.players]
+        if not met:
+            return out
+        for i, a in enumerate(mine):
+            for j, b in enumerate(mine):
+                if a and b and a != b and met[(a, b)]:
+                    out[i][j] = met[(a, b)]
+        return out
 
     def odd_seats(self) -> int:
         """Seats at the odd-sized tables (the 5-seats when tables of 4 are also played)."""

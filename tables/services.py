@@ -149,7 +149,10 @@ def preset_options(tournament: Tournament, number: int) -> dict[str, Any]:
     if preset is None:
         return {}
     tables = preset.tables_for(number)
-    return {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region}
+    chosen = {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region}
+    if getattr(preset, "teams", ""):
+        chosen["prefer"] = "fours"  # a team event: 4 starters of 4 teams per table, a 5-table only if it must
+    return chosen
 
 
 def _withdrawn(game: Game) -> set[int]:
@@ -158,8 +161,8 @@ def _withdrawn(game: Game) -> set[int]:
 
 def _players_for(game: Game) -> list[Player]:
     gone = _withdrawn(game)
-    return [p for p in selectors.checked_in_players(game.tournament, game.number)
-            if p.pk not in gone]
+    present = [p for p in selectors.checked_in_players(game.tournament, game.number) if p.pk not in gone]
+    return hooks.teams.players_for(game, present)  # a team event: its starters of this game
 
 
 def _seated_ids(game: Game) -> list[list[int]]:
@@ -176,7 +179,8 @@ def refresh_report(game: Game) -> dict[str, Any]:
     for p in Player.objects.filter(pk__in=seated - set(players)).select_related("club"):
         players[p.pk] = p
     history = selectors.history_before(game)
-    seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"))
+    seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"),
+                                                teams=dict(history.teams))
     report = evaluate(tables, seating_players, history, options)
     previous = game.composition_report or {}
     for key in ("seeding", "search"):
@@ -298,7 +302,8 @@ def _composition(game: Game, options_data: dict[str, Any], options: Options, see
     standings = (selectors.standings_positions(game.tournament)
                  if options_data["seeding"] == "swiss" else {})
     seating_players = selectors.seating_players(
-        _players_for(game), by_region=options_data["by_region"], standings=standings)
+        _players_for(game), by_region=options_data["by_region"], standings=standings,
+        teams=hooks.teams.teams_of(game.tournament))
     try:
         return compose(seating_players, selectors.history_before(game), options, seed)
     except SeatingError as exc:

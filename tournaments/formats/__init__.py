@@ -24,6 +24,9 @@ from .presets import (
     CLUB_NUMBERS,
     PRESETS,
     RCU_THRESHOLDS,
+    TEAM_BEST,
+    TEAM_ROSTER,
+    TEAM_STARTERS,
     Preset,
     RoundTables,
     all_presets,
@@ -40,7 +43,8 @@ from .rules import (
 )
 
 __all__ = [
-    "BEST", "CLUB_NUMBERS", "DEFAULT_SCORING_SYSTEM", "PRESETS", "RCU_THRESHOLDS", "FormatChoice", "Preset",
+    "BEST", "CLUB_NUMBERS", "DEFAULT_SCORING_SYSTEM", "PRESETS", "RCU_THRESHOLDS", "TEAM_BEST", "TEAM_ROSTER", "TEAM_STARTERS",
+    "FormatChoice", "Preset",
     "RoundTables", "all_presets", "check_chain", "check_choice", "check_scoring_system", "get", "has_clock",
     "preset_or_refuse", "problems", "ruleset_for", "scoring_system_choices", "time_limit", "validate_rules",
 ]

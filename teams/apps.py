@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class TeamsConfig(AppConfig):
+    """Team events (docs/teams.md): teams, rosters, starters per round, team standings. Above
+    scoring, ranking and workbook: it tells tables who plays and who are team-mates, and adds
+    its sheet to the workbook and its spreadsheet to the exports, at start-up."""
+
+    name = "teams"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import exports, for_tables
+
+        for_tables.register()
+        exports.register()
