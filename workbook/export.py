@@ -27,6 +27,7 @@ from tables.models import Game, Seat
 from tournaments.models import Player, Registration, Tournament
 
 from . import spec
+from .book import Book, number, text
 from .event import (
     Event,
     Registrant,
@@ -38,7 +39,6 @@ from .event import (
     file_name,
     to_book,
 )
-from .book import Book, number, text
 from .files import write
 from .validate import Checked, Issue, check
 

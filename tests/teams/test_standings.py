@@ -5,6 +5,7 @@ a team with more wins but an equal best-9 and best-k is not put ahead."""
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal as D
 
 from hypothesis import given, settings
@@ -89,7 +90,7 @@ def test_every_ranking_is_consistent(teams: dict[str, list[D]]) -> None:
     for row in rows:
         own = sorted(teams[row.team], reverse=True)
         assert row.total == sum(own[:9], D(0)) and row.total_all == sum(own, D(0))
-    for above, below in zip(rows, rows[1:]):
+    for above, below in itertools.pairwise(rows):
         assert (above.total, *above.bests) >= (below.total, *below.bests)
         assert below.position == (above.position if (above.total, *above.bests) == (below.total, *below.bests)
                                   else rows.index(below) + 1)
