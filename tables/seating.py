@@ -442,27 +442,52 @@ class TeamApart(GroupPriority):
                        bound=bound)
 
 
-class TeamsMeetEvenly(PairPriority):
-    """Team events: two teams meet as evenly as possible. A pair of players of two teams costs
-    how many pairs of those two teams sat together at earlier tables, so teams that have met
-    less are seated together first (the clubs' tool counts the same club-by-club meetings)."""
+class TeamPairPriority(Priority):
+    """Costs how unevenly pairs of teams meet: with ``m`` the meetings of teams A and B (a pair of
+    their players at one table) in earlier games and ``k`` in this one, each pair of teams costs
+    (m + k)² − m². Squares grow faster than the meetings, so two teams meeting twice in one game,
+    or again after meeting often, cost more than meetings spread over other pairs of teams."""
+
+    def cost(self, p: _Problem, tables: Sequence[Sequence[int]]) -> int:
+        return _team_pair_cost(p.team_prior, _team_pair_counts(p.team, tables))
+
+    def rows(self, p: _Problem, t: int, members: Sequence[int],
+             by_id: Mapping[int, SeatingPlayer]) -> list[list[Any]]:
+        return []
+
+
+class TeamsMeetEvenly(TeamPairPriority):
+    """Team events: two teams meet as evenly as possible, over the rounds and within one."""
 
     key = "teams_meet_evenly"
     label = gettext_noop("teams meet as evenly as possible")
-    unit = gettext_noop("earlier meetings of the teams seated together")
+    unit = gettext_noop("uneven meetings of teams (squares of their meetings)")
     detail = "repeated_team_meetings"
-
-    def weights(self, p: _Problem) -> list[dict[int, int]]:
-        return p.team_meet
 
     def bound(self, p: _Problem) -> int:
         return 0
 
     def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
-        return {"repeated_team_meetings": cost}
+        return {"uneven_team_meetings": cost}
 
     def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
         return None
+
+
+def _team_pair_counts(teams: Sequence[int], tables: Sequence[Sequence[int]]) -> Counter[tuple[int, int]]:
+    """Meetings of two teams (players of both at one table) in ``tables``, by pair of team codes."""
+    out: Counter[tuple[int, int]] = Counter()
+    for members in tables:
+        for pos, x in enumerate(members):
+            for y in members[pos + 1:]:
+                a, b = teams[x], teams[y]
+                if a >= 0 and b >= 0 and a != b:
+                    out[(a, b) if a < b else (b, a)] += 1
+    return out
+
+
+def _team_pair_cost(prior: Mapping[tuple[int, int], int], counts: Mapping[tuple[int, int], int]) -> int:
+    return sum((prior.get(k, 0) + n) ** 2 - prior.get(k, 0) ** 2 for k, n in counts.items())
 
 
 PRIORITY_CLASSES: tuple[type[Priority], ...] = (
@@ -674,34 +699,28 @@ class _Problem:
                 for b in present[a_pos + 1:]:
                     self.meet[a][b] = self.meet[a].get(b, 0) + 1
                     self.meet[b][a] = self.meet[b].get(a, 0) + 1
-        self.team_meet = self._team_meetings(history)
+        self.team_prior = self._team_meetings(history)
         # The seats to rotate fairly are those at tables of 5 (or 3, 6) in a game that also has
         # tables of 4; when every table has the same size nobody is worse off.
         mixed = len(set(self.sizes)) > 1
         self.odd_table = [mixed and s != 4 for s in self.sizes]
 
-    def _team_meetings(self, history: History) -> list[dict[int, int]]:
-        """team_meet[i][j] = how many pairs of i's team and j's team sat together before (0 for
-        team-mates and players without a team)."""
-        team_of = {**{pid: t for pid, t in history.teams.items() if t},
-                   **{p.id: p.team for p in self.players if p.team}}
-        met: Counter[tuple[str, str]] = Counter()
+    def _team_meetings(self, history: History) -> dict[tuple[int, int], int]:
+        """{(team code, team code): meetings in earlier games}, for the teams playing now (the
+        earlier tables' players' teams from ``history.teams``, substitutes sitting out included)."""
+        code_of = {}
+        for p, code in zip(self.players, self.team, strict=True):
+            if code >= 0:
+                code_of[(p.team or "").strip().casefold()] = code
+        if not code_of:
+            return {}
+        team_of = {pid: code_of.get((t or "").strip().casefold(), -1) for pid, t in history.teams.items()}
+        team_of.update({p.id: c for p, c in zip(self.players, self.team, strict=True)})
+        met: Counter[tuple[int, int]] = Counter()
         for table in history.tables:
-            names = [team_of.get(pid, "").strip().casefold() for pid in table]
-            for pos, a in enumerate(names):
-                for b in names[pos + 1:]:
-                    if a and b and a != b:
-                        met[(a, b)] += 1
-                        met[(b, a)] += 1
-        mine = [(p.team or "").strip().casefold() for p in self.players]
-        out: list[dict[int, int]] = [{} for _ in self.players]
-        if not met:
-            return out
-        for i, a in enumerate(mine):
-            for j, b in enumerate(mine):
-                if a and b and a != b and met[(a, b)]:
-                    out[i][j] = met[(a, b)]
-        return out
+            codes = [team_of.get(pid, -1) for pid in table]
+            met.update(_team_pair_counts(codes, [list(range(len(codes)))]))
+        return dict(met)
 
     def odd_seats(self) -> int:
         """Seats at the odd-sized tables (the 5-seats when tables of 4 are also played)."""
@@ -747,6 +766,8 @@ class _State:
     tables: list[list[int]]
     table_of: list[int]
     cost: list[int]  # in priority order
+    # per team-pair priority (in _Search.team_terms order): the meetings of two teams now
+    team_counts: list[Counter[tuple[int, int]]] = field(default_factory=list)
 
 
 def _budget(n: int) -> tuple[int, int]:
@@ -781,6 +802,7 @@ class _Search:
         self.seat_terms: list[tuple[int, list[int], int]] = []
         self.group_terms: list[tuple[int, list[int]]] = []
         self.pair_terms: list[tuple[int, list[dict[int, int]]]] = []
+        self.team_terms: list[int] = []
         for i, key in enumerate(self.priorities):
             priority = PRIORITY_BY_KEY[key]
             if isinstance(priority, SeatPriority):
@@ -791,9 +813,11 @@ class _Search:
                 self.group_terms.append((i, priority.groups(problem)))
             elif isinstance(priority, PairPriority):
                 self.pair_terms.append((i, priority.weights(problem)))
+            elif isinstance(priority, TeamPairPriority):
+                self.team_terms.append(i)
             else:
-                raise TypeError(f"{key}: a priority's cost is a SeatPriority, GroupPriority or "
-                                "PairPriority")
+                raise TypeError(f"{key}: a priority's cost is a SeatPriority, GroupPriority, "
+                                "PairPriority or TeamPairPriority")
 
     def state(self, tables: list[list[int]]) -> _State:
         table_of = [0] * self.p.n
@@ -801,7 +825,8 @@ class _Search:
             for x in members:
                 table_of[x] = t
         costs = self.p.costs(tables)
-        return _State(tables, table_of, [costs[k] for k in self.priorities])
+        counts = [_team_pair_counts(self.p.team, tables) for _ in self.team_terms]
+        return _State(tables, table_of, [costs[k] for k in self.priorities], counts)
 
     def swap_delta(self, s: _State, a: int, b: int) -> list[int]:
         """Change of every cost entry if players a and b (at different tables) swap."""
@@ -832,9 +857,36 @@ class _Search:
                         if x != old:
                             d += w_new.get(x, 0) - w_old.get(x, 0)
                     delta[i] += d
+        if self.team_terms:
+            changes = self.team_changes(s, a, b)
+            prior = self.p.team_prior
+            for k, i in enumerate(self.team_terms):
+                now = s.team_counts[k]
+                delta[i] += sum((prior.get(key, 0) + now[key] + d) ** 2 - (prior.get(key, 0) + now[key]) ** 2
+                                for key, d in changes.items())
         return delta
 
+    def team_changes(self, s: _State, a: int, b: int) -> Counter[tuple[int, int]]:
+        """How the meetings of two teams change if players a and b (at different tables) swap."""
+        teams = self.p.team
+        out: Counter[tuple[int, int]] = Counter()
+        for new, old, mates in ((b, a, s.tables[s.table_of[a]]), (a, b, s.tables[s.table_of[b]])):
+            if teams[new] == teams[old]:
+                continue
+            for x in mates:
+                if x == old or teams[x] < 0:
+                    continue
+                for who, sign in ((old, -1), (new, 1)):
+                    t = teams[who]
+                    if t >= 0 and t != teams[x]:
+                        out[(t, teams[x]) if t < teams[x] else (teams[x], t)] += sign
+        return out
+
     def apply(self, s: _State, a: int, b: int, delta: list[int]) -> None:
+        if self.team_terms:
+            changes = self.team_changes(s, a, b)
+            for counts in s.team_counts:
+                counts.update(changes)
         ta, tb = s.table_of[a], s.table_of[b]
         s.tables[ta][s.tables[ta].index(a)] = b
         s.tables[tb][s.tables[tb].index(b)] = a

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,3 +78,28 @@ def test_team_apart_is_reported_and_explained() -> None:
     report = evaluate(tables, players, History(), CNS)
     assert report["same_team_pairs"] == 2  # team 2 at table 1 (200, 201) and team 1 at table 4 (100, 101)
     assert [row[1:] for row in report["details"]["same_team_pairs"]] == [[200, 201, "team-2"], [100, 101, "team-1"]]
+
+
+@pytest.mark.parametrize("seed", ["a", "b", "c"])
+def test_teams_meet_evenly_over_three_rounds(seed: str) -> None:
+    """8 teams of 4, 3 rounds: 144 meetings of two teams over 28 pairs of teams, 5.14 each on
+    average, so the evenest draw gives every pair of teams 5 or 6 meetings. With the priority it
+    does; with repeat opponents alone (the priority left out) some pairs meet 2 or 3 times and
+    others 7 or 8."""
+    def spread(priorities: tuple[str, ...]) -> tuple[int, int]:
+        players = _players(8)
+        history = History(teams={p.id: p.team for p in players if p.team})
+        for round_number in range(1, 4):
+            options = Options(prefer="fours", priorities=priorities)
+            done = compose(players, history, options, f"{seed}-{round_number}")
+            history = history.after_game([list(t) for t in done.tables])
+        met: Counter[tuple[int, int]] = Counter()
+        for table in history.tables:
+            for a, b in combinations(sorted({_team(p) for p in table}), 2):
+                met[(a, b)] += 1
+        every = [met[(a, b)] for a, b in combinations(range(1, 9), 2)]
+        return min(every), max(every)
+
+    assert spread(CNS.priorities) == (5, 6)
+    low, high = spread(("team_apart", "repeat_opponents"))
+    assert high - low >= 3
