@@ -165,8 +165,9 @@ class TeamAPI(APIView):
                    summary="Rename a team, change its club or captain (organizer)")
     def patch(self, request: Request, slug: str, pk: int) -> Response:
         tournament = _tournament(slug)
+        team = _team(tournament, pk)
         data = _validated(TeamInputSerializer, request.data)
-        services.change_team(_team(tournament, pk), actor=request.user, name=data.get("name"),
+        services.change_team(team, actor=request.user, name=data.get("name"),
                              captain=data.get("captain"), club=_club(data),
                              clear_captain="captain" in data and data["captain"] is None)
         view = selectors.team(tournament, pk)
@@ -179,8 +180,9 @@ class TeamMembersAPI(APIView):
                    summary="Put a registered player on the team (organizer; at most 12)")
     def post(self, request: Request, slug: str, pk: int) -> Response:
         tournament = _tournament(slug)
+        team = _team(tournament, pk)
         data = _validated(MemberInputSerializer, request.data)
-        services.add_member(_team(tournament, pk), data["player"], actor=request.user)
+        services.add_member(team, data["player"], actor=request.user)
         view = selectors.team(tournament, pk)
         assert view is not None
         return Response(_team_data(view, True), status=status.HTTP_201_CREATED)
