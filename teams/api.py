@@ -14,8 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import live
-from config.errors import NotFoundError
+from common import live
+from common.errors import NotFoundError
 from scoring.serializers import exact_number
 from tables.api import _validated
 from tournaments.models import Club, Tournament

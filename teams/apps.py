@@ -12,7 +12,13 @@ class TeamsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from common import live
+
         from . import exports, for_tables
+        from .models import Team
 
         for_tables.register()
         exports.register()
+        # team pages are live public pages: a team's or a starter's change gives them a new validator
+        live.watch(self.get_models())
+        live.owned_through("team_id", Team, "tournament_id")

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tables import hooks
 from tables.models import Game
 from tournaments.models import Tournament

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring import selectors as scoring_selectors
-from tournaments import formats
 from tournaments.models import Player, Registration, Tournament
 
 from . import standings as team_standings
@@ -19,7 +18,7 @@ ROSTER, CLUB = "roster", "club"
 
 def mode(tournament: Tournament) -> str:
     """"roster" (CNS), "club" (a club team tournament) or "" (not a team event)."""
-    preset = formats.get(scoring_selectors.settings_for(tournament).preset)
+    preset = tournament.event_format().preset_obj
     return preset.teams if preset is not None else ""
 
 
@@ -96,10 +95,9 @@ def member_team_ids(tournament: Tournament) -> dict[int, int]:
 def results_by_team(tournament: Tournament) -> tuple[list[TeamView], dict[int, list[team_standings.TeamResult]]]:
     """The teams and the counted results of their players (every game that counts)."""
     views = teams(tournament)
-    conf = scoring_selectors.settings_for(tournament)
     owner = {p.pk: t.id for t in views for p in t.members}
     out: dict[int, list[team_standings.TeamResult]] = {t.id: [] for t in views}
-    for r in scoring_selectors.game_results(scoring_selectors.counted_results(tournament, conf)):
+    for r in scoring_selectors.game_results(scoring_selectors.counted_results(tournament)):
         if r.player in owner:
             out[owner[r.player]].append(team_standings.TeamResult(r.player, r.game, r.table, r.points, r.place == 1))
     return views, out

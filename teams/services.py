@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from common.errors import ConflictError, DomainError, PermissionDeniedError
 from tables.models import Game, Seat
 from tournaments import audit, formats
 from tournaments.models import Club, Player, Registration, Tournament

@@ -1,7 +1,7 @@
 """Team event pages: the teams and their rosters (organizers enter teams and players), a team's
 page, the live team standings, and the captain's page where the captain names the starters of
 the next game from a phone (through the captain's private link). Writes go through
-``teams.services``; a refusal comes back as a message on the page (``config.refusals``)."""
+``teams.services``; a refusal comes back as a message on the page (``common.refusals``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config import live
-from config.errors import DomainError
-from config.refusals import refuse
+from common import live
+from common.errors import DomainError
+from common.refusals import refuse
 from tables.models import Game
 from tournaments.models import Club, Registration, Tournament
 from tournaments.permissions import is_organizer

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.errors import DomainError
+from common.errors import DomainError
 from scoring import services as scoring_services
 from tables import services as table_services
 from teams import selectors, services

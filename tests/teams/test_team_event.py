@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from common.errors import ConflictError, DomainError, PermissionDeniedError
 from scoring import services as scoring_services
 from tables import services as table_services
 from teams import selectors, services
