@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "seasons",
     "publishing",
     "ratings",  # above scoring: the rating (Indice), docs/rating.md
+    "teams",  # above scoring, ranking and workbook: team events (CNS, club team tournaments), docs/teams.md
     "config.apps.SiteConfig",  # the site itself: manage.py api_contract (the live pages: common/live.py)
 ]
 

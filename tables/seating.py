@@ -80,6 +80,7 @@ class SeatingPlayer:
     club: str | None = None
     region: str | None = None
     standing: int | None = None  # 1 = leader; used by "swiss" seeding
+    team: str | None = None  # team events: the player's team ("team_apart", "teams_meet_evenly")
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ class History:
     winners: frozenset[int] = frozenset()  # players who won a table earlier
     five_seaters: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     previous_tables: tuple[tuple[int, ...], ...] = ()  # last game, each in finishing order
+    # team events: the team of every player of the earlier tables, substitutes sitting out this
+    # game included (their team's earlier meetings still count for "teams_meet_evenly")
+    teams: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def after_game(self, finishing: Sequence[Sequence[int]]) -> History:
         """The history once a game is over: ``finishing`` is each table of that game (in table
@@ -106,6 +110,7 @@ class History:
             winners=self.winners | {t[0] for t in done if t},
             five_seaters=MappingProxyType(fives),
             previous_tables=done,
+            teams=self.teams,
         )
 
 
@@ -427,8 +432,83 @@ class RepeatOpponents(PairPriority):
         return _reason("repeat_opponents_unavoidable", most=most, tables=tables, bound=bound)
 
 
+class TeamApart(GroupPriority):
+    """Team events: players of one team never share a table (their results add up for the team,
+    so a table of team-mates could decide its own order)."""
+
+    key = "team_apart"
+    label = gettext_noop("team-mates apart")
+    unit = gettext_noop("pairs of team-mates")
+    detail = "same_team_pairs"
+    texts = MappingProxyType({
+        "team_unavoidable": gettext_noop(
+            "a team has %(most)s players in this game for %(tables)s tables: at least %(bound)s "
+            "pairs of team-mates must share a table."),
+    })
+
+    def groups(self, p: _Problem) -> list[int]:
+        return p.team
+
+    def extra(self, player: SeatingPlayer) -> list[Any]:
+        return [player.team]
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        if bound == 0:
+            return None
+        return _reason("team_unavoidable", most=max(_group_sizes(p.team), default=0), tables=tables,
+                       bound=bound)
+
+
+class TeamPairPriority(Priority):
+    """Costs how unevenly pairs of teams meet: with ``m`` the meetings of teams A and B (a pair of
+    their players at one table) in earlier games and ``k`` in this one, each pair of teams costs
+    (m + k)² − m². Squares grow faster than the meetings, so two teams meeting twice in one game,
+    or again after meeting often, cost more than meetings spread over other pairs of teams."""
+
+    def cost(self, p: _Problem, tables: Sequence[Sequence[int]]) -> int:
+        return _team_pair_cost(p.team_prior, _team_pair_counts(p.team, tables))
+
+    def rows(self, p: _Problem, t: int, members: Sequence[int],
+             by_id: Mapping[int, SeatingPlayer]) -> list[list[Any]]:
+        return []
+
+
+class TeamsMeetEvenly(TeamPairPriority):
+    """Team events: two teams meet as evenly as possible, over the rounds and within one."""
+
+    key = "teams_meet_evenly"
+    label = gettext_noop("teams meet as evenly as possible")
+    unit = gettext_noop("uneven meetings of teams (squares of their meetings)")
+    detail = "repeated_team_meetings"
+
+    def bound(self, p: _Problem) -> int:
+        return 0
+
+    def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+        return {"uneven_team_meetings": cost}
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        return None
+
+
+def _team_pair_counts(teams: Sequence[int], tables: Sequence[Sequence[int]]) -> Counter[tuple[int, int]]:
+    """Meetings of two teams (players of both at one table) in ``tables``, by pair of team codes."""
+    out: Counter[tuple[int, int]] = Counter()
+    for members in tables:
+        for pos, x in enumerate(members):
+            for y in members[pos + 1:]:
+                a, b = teams[x], teams[y]
+                if a >= 0 and b >= 0 and a != b:
+                    out[(a, b) if a < b else (b, a)] += 1
+    return out
+
+
+def _team_pair_cost(prior: Mapping[tuple[int, int], int], counts: Mapping[tuple[int, int], int]) -> int:
+    return sum((prior.get(k, 0) + n) ** 2 - prior.get(k, 0) ** 2 for k, n in counts.items())
+
+
 PRIORITY_CLASSES: tuple[type[Priority], ...] = (
-    RepeatFive, WinnersApart, ClubApart, RegionApart, RepeatOpponents,
+    RepeatFive, WinnersApart, ClubApart, RegionApart, RepeatOpponents, TeamApart, TeamsMeetEvenly,
 )
 PRIORITY_BY_KEY: Mapping[str, Priority] = MappingProxyType({c.key: c() for c in PRIORITY_CLASSES})
 PRIORITIES = tuple(PRIORITY_BY_KEY)
@@ -644,6 +724,7 @@ class _Problem:
         self.sizes = list(sizes)
         self.club = _codes([p.club for p in self.players])
         self.region = _codes([p.region for p in self.players])
+        self.team = _codes([p.team for p in self.players])
         self.winner = [pid in history.winners for pid in ids]
         self.winner_group = [0 if w else -1 for w in self.winner]  # winners as one group
         self.five = [int(history.five_seaters.get(pid, 0)) for pid in ids]
@@ -657,9 +738,27 @@ class _Problem:
                 for b in present[a_pos + 1:]:
                     self.meet[a][b] = self.meet[a].get(b, 0) + 1
                     self.meet[b][a] = self.meet[b].get(a, 0) + 1
+        self.team_prior = self._team_meetings(history)
         # The seats to rotate fairly are those at tables of 5 (or 3, 6) in a game that also has
         # tables of 4; when every table has the same size nobody is worse off.
         self.odd_table = odd_sized(self.sizes)
+
+    def _team_meetings(self, history: History) -> dict[tuple[int, int], int]:
+        """{(team code, team code): meetings in earlier games}, for the teams playing now (the
+        earlier tables' players' teams from ``history.teams``, substitutes sitting out included)."""
+        code_of = {}
+        for p, code in zip(self.players, self.team, strict=True):
+            if code >= 0:
+                code_of[(p.team or "").strip().casefold()] = code
+        if not code_of:
+            return {}
+        team_of = {pid: code_of.get((t or "").strip().casefold(), -1) for pid, t in history.teams.items()}
+        team_of.update({p.id: c for p, c in zip(self.players, self.team, strict=True)})
+        met: Counter[tuple[int, int]] = Counter()
+        for table in history.tables:
+            codes = [team_of.get(pid, -1) for pid in table]
+            met.update(_team_pair_counts(codes, [list(range(len(codes)))]))
+        return dict(met)
 
     def odd_seats(self) -> int:
         """Seats at the odd-sized tables (the 5-seats when tables of 4 are also played)."""
@@ -705,6 +804,8 @@ class _State:
     tables: list[list[int]]
     table_of: list[int]
     cost: list[int]  # in priority order
+    # per team-pair priority (in _Search.team_terms order): the meetings of two teams now
+    team_counts: list[Counter[tuple[int, int]]] = field(default_factory=list)
 
 
 def _budget(n: int) -> tuple[int, int]:
@@ -739,6 +840,7 @@ class _Search:
         self.seat_terms: list[tuple[int, list[int], int]] = []
         self.group_terms: list[tuple[int, list[int]]] = []
         self.pair_terms: list[tuple[int, list[dict[int, int]]]] = []
+        self.team_terms: list[int] = []
         for i, key in enumerate(self.priorities):
             priority = PRIORITY_BY_KEY[key]
             if isinstance(priority, SeatPriority):
@@ -749,9 +851,11 @@ class _Search:
                 self.group_terms.append((i, priority.groups(problem)))
             elif isinstance(priority, PairPriority):
                 self.pair_terms.append((i, priority.weights(problem)))
+            elif isinstance(priority, TeamPairPriority):
+                self.team_terms.append(i)
             else:
-                raise TypeError(f"{key}: a priority's cost is a SeatPriority, GroupPriority or "
-                                "PairPriority")
+                raise TypeError(f"{key}: a priority's cost is a SeatPriority, GroupPriority, "
+                                "PairPriority or TeamPairPriority")
 
     def state(self, tables: list[list[int]]) -> _State:
         table_of = [0] * self.p.n
@@ -759,7 +863,8 @@ class _Search:
             for x in members:
                 table_of[x] = t
         costs = self.p.costs(tables)
-        return _State(tables, table_of, [costs[k] for k in self.priorities])
+        counts = [_team_pair_counts(self.p.team, tables) for _ in self.team_terms]
+        return _State(tables, table_of, [costs[k] for k in self.priorities], counts)
 
     def swap_delta(self, s: _State, a: int, b: int) -> list[int]:
         """Change of every cost entry if players a and b (at different tables) swap."""
@@ -790,9 +895,36 @@ class _Search:
                         if x != old:
                             d += w_new.get(x, 0) - w_old.get(x, 0)
                     delta[i] += d
+        if self.team_terms:
+            changes = self.team_changes(s, a, b)
+            prior = self.p.team_prior
+            for k, i in enumerate(self.team_terms):
+                now = s.team_counts[k]
+                delta[i] += sum((prior.get(key, 0) + now[key] + d) ** 2 - (prior.get(key, 0) + now[key]) ** 2
+                                for key, d in changes.items())
         return delta
 
+    def team_changes(self, s: _State, a: int, b: int) -> Counter[tuple[int, int]]:
+        """How the meetings of two teams change if players a and b (at different tables) swap."""
+        teams = self.p.team
+        out: Counter[tuple[int, int]] = Counter()
+        for new, old, mates in ((b, a, s.tables[s.table_of[a]]), (a, b, s.tables[s.table_of[b]])):
+            if teams[new] == teams[old]:
+                continue
+            for x in mates:
+                if x == old or teams[x] < 0:
+                    continue
+                for who, sign in ((old, -1), (new, 1)):
+                    t = teams[who]
+                    if t >= 0 and t != teams[x]:
+                        out[(t, teams[x]) if t < teams[x] else (teams[x], t)] += sign
+        return out
+
     def apply(self, s: _State, a: int, b: int, delta: list[int]) -> None:
+        if self.team_terms:
+            changes = self.team_changes(s, a, b)
+            for counts in s.team_counts:
+                counts.update(changes)
         ta, tb = s.table_of[a], s.table_of[b]
         s.tables[ta][s.tables[ta].index(a)] = b
         s.tables[tb][s.tables[tb].index(b)] = a

@@ -182,19 +182,23 @@ def history_before(game: Game) -> History:
         winners=frozenset(winners),
         five_seaters=MappingProxyType(fives),
         previous_tables=previous,
+        teams=MappingProxyType(hooks.teams.teams_of(game.tournament)),
     )
 
 
 def seating_players(
-    players: Iterable[Player], *, by_region: bool = False, standings: dict[int, int] | None = None
+    players: Iterable[Player], *, by_region: bool = False, standings: dict[int, int] | None = None,
+    teams: dict[int, str] | None = None,
 ) -> list[SeatingPlayer]:
-    """Players as the seating search sees them: club (or region at national events) and standing."""
-    standings = standings or {}
+    """Players as the seating search sees them: club (or region at national events), standing
+    and, at a team event, team."""
+    standings, teams = standings or {}, teams or {}
     out = []
     for p in players:
         club = p.club.name if p.club_id else None
         region = (p.club.region or None) if p.club_id and by_region else None
-        out.append(SeatingPlayer(p.pk, club=club, region=region, standing=standings.get(p.pk)))
+        out.append(SeatingPlayer(p.pk, club=club, region=region, standing=standings.get(p.pk),
+                                 team=teams.get(p.pk)))
     return out
 
 

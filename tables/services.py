@@ -157,8 +157,8 @@ def _withdrawn(game: Game) -> set[int]:
 
 def _players_for(game: Game) -> list[Player]:
     gone = _withdrawn(game)
-    return [p for p in selectors.checked_in_players(game.tournament, game.number)
-            if p.pk not in gone]
+    present = [p for p in selectors.checked_in_players(game.tournament, game.number) if p.pk not in gone]
+    return hooks.teams.players_for(game, present)  # a team event: its starters of this game
 
 
 def _seated_ids(game: Game) -> list[list[int]]:
@@ -175,7 +175,8 @@ def refresh_report(game: Game) -> dict[str, Any]:
     for p in Player.objects.filter(pk__in=seated - set(players)).select_related("club"):
         players[p.pk] = p
     history = selectors.history_before(game)
-    seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"))
+    seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"),
+                                                teams=dict(history.teams))
     report = evaluate(tables, seating_players, history, options)
     previous = game.composition_report or {}
     for key in ("seeding", "search", "swiss_tables"):
@@ -317,7 +318,8 @@ def _composition(game: Game, options_data: dict[str, Any], options: Options, see
     standings = (selectors.standings_positions(game.tournament)
                  if options_data["seeding"] == "swiss" else {})
     seating_players = selectors.seating_players(
-        _players_for(game), by_region=options_data["by_region"], standings=standings)
+        _players_for(game), by_region=options_data["by_region"], standings=standings,
+        teams=hooks.teams.teams_of(game.tournament))
     try:
         return compose(seating_players, selectors.history_before(game), options, seed)
     except SeatingError as exc:

@@ -172,6 +172,14 @@ EXPECTED: dict[str, Any] = {
     # and federation admins (every player) decide on probable duplicates
     "clubs:federation": {"post": FEDERATION}, "clubs:federation_revoke": {"post": FEDERATION},
     "clubs:duplicates": READ, "clubs:duplicates_decide": {"post": FEDERATION | {"club_admin"}},
+    # team events: the demo tournament is not one, so its team pages answer 404 and no team exists;
+    # the API's teams list lets its organizers through the permission, then refuses (400, no rosters
+    # in this format). Who may write at a team event: tests/teams/test_team_event.py
+    "teams:list": READ, "teams:standings": READ, "teams:team": READ, "api-team-standings": READ,
+    **{name: {"post": set()} for name in ("teams:create", "teams:change", "teams:starters", "teams:captain",
+                                          "api-team-members")},
+    "api-teams": {"post": ORGANIZER}, "api-team": {"patch": set()}, "api-team-member": {"delete": set()},
+    "api-team-starters": {"put": set()},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

@@ -183,6 +183,21 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
 }
 
 
+# Team events: the demo tournament is not one (its pages answer 404, its writes are refused); who
+# may write at a team event is tests/teams/test_team_event.py's. No team has id 1 here.
+TEAM_ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
+    "teams:list": lambda w: {"slug": w.slug}, "teams:create": lambda w: {"slug": w.slug},
+    "teams:standings": lambda w: {"slug": w.slug}, "api-team-standings": lambda w: {"slug": w.slug},
+    "api-teams": lambda w: {"slug": w.slug},
+    **{n: (lambda w: {"slug": w.slug, "pk": 1}) for n in ("teams:team", "teams:change", "teams:starters",
+                                                          "api-team", "api-team-members")},
+    "teams:captain": lambda w: {"slug": w.slug, "pk": 1, "token": "not-a-captain-link"},
+    "api-team-member": lambda w: {"slug": w.slug, "pk": 1, "player": w.player},
+    "api-team-starters": lambda w: {"slug": w.slug, "pk": 1, "number": 1},
+}
+ARGS.update(TEAM_ARGS)
+
+
 def _season(w: World) -> int:
     """A season of the demo tournament's club, the demo tournament its evening."""
     from tournaments.models import Season, Tournament

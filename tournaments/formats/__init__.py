@@ -44,6 +44,9 @@ from .presets import (
     PRESETS,
     RCU_THRESHOLDS,
     SHAPE_PLAYERS,
+    TEAM_BEST,
+    TEAM_ROSTER,
+    TEAM_STARTERS,
     Preset,
     RoundTables,
     all_presets,
@@ -62,7 +65,7 @@ from .rules import (
 __all__ = [
     "BEST", "CLUB_NUMBERS", "DEFAULT_CHAIN", "DEFAULT_ROUNDS", "FRIENDLY", "STANDINGS_METHODS", "EventFormat", "applied_chain",
     "default_tables", "of", "of_many", "DEFAULT_SCORING_SYSTEM", "FIXED_SEMIFINALS", "KNOCKOUTS", "PRESETS",
-    "RCU_THRESHOLDS", "SHAPE_PLAYERS", "FormatChoice", "Preset",
+    "RCU_THRESHOLDS", "SHAPE_PLAYERS", "TEAM_BEST", "TEAM_ROSTER", "TEAM_STARTERS", "FormatChoice", "Preset",
     "RoundTables", "all_presets", "check_chain", "check_choice", "check_scoring_system", "get", "has_clock",
     "preset_or_refuse", "problems", "ruleset_for", "scoring_system_choices", "time_limit", "validate_rules",
 ]

@@ -73,6 +73,9 @@ class Preset:
     editable: tuple[str, ...] = ()
     notes: Any = ""
     shape: str = "fours"  # K-TABLES / K-SWISS: tables of 4/5, 4/3, pairs, pairs with a bye
+    # team events (teams/, docs/teams.md): "" none; "roster" each team enters a roster and names
+    # its starters each round (CNS); "club" a team is a club and every player plays
+    teams: str = ""
 
     @property
     def ruleset_overrides(self) -> Mapping[str, Any]:
@@ -103,9 +106,14 @@ class Preset:
             "knockout_semifinals": FIXED_SEMIFINALS.get(self.knockout),
             "shape": self.shape, "ruleset_overrides": dict(self.ruleset_overrides),
             "ranking_class": self.ranking_class,
-            "editable": list(self.editable), "notes": str(self.notes),
+            "editable": list(self.editable), "notes": str(self.notes), "teams": self.teams,
         }
 
+
+TEAM_MODES = ("", "roster", "club")
+TEAM_BEST = 9  # a team's score is the sum of its best 9 results (CNS: 12 results, 9 count)
+TEAM_STARTERS = 4  # CNS: each round a team's captain names 4 starters
+TEAM_ROSTER = (4, 12)  # CNS: a team enters 4 to 12 players
 
 # what an organizer may change, per kind of number
 CLUB_NUMBERS = ("win_bonus", "shared_win_bonus", "size_factor")
@@ -238,6 +246,24 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in (
         knockout="santeufemia", ranking_class="OPN", editable=("chain",),
         notes=_("K-KO-SE: two Open games, then the top 16 still playing in 4 semifinals (one of each band of "
                 "four), their winners in the final; finalists first by their final."),
+    ),
+    Preset(
+        "cns", _("CNS (national team championship)"), "S-GUFO", "italiana", None, 3,
+        ("total", "wins", "best_game"),
+        {1: RoundTables(("team_apart", "teams_meet_evenly")),
+         2: RoundTables(("team_apart", "teams_meet_evenly", "repeat_opponents"))},
+        ranking_class="SQD", editable=("games_count", "chain"), teams="roster",
+        notes=_("Teams of 4–12 players with a captain, who names 4 starters each round; tables of 4 "
+                "players of 4 different teams; every game scored S-GUFO; a team's score is its best 9 "
+                "results, ties by its best result, then best 2 … best 8."),
+    ),
+    Preset(
+        "squadre", _("Club team tournament"), "S-GUFO", "italiana", None, 3, ("total", "wins", "best_game"),
+        {1: RoundTables(("team_apart", "teams_meet_evenly")),
+         2: RoundTables(("team_apart", "teams_meet_evenly", "repeat_opponents"))},
+        ranking_class="SQD", editable=("games_count", "chain"), teams="club",
+        notes=_("A team is a club and every player of the club plays; every game scored S-GUFO; a "
+                "club's score is its best 9 results."),
     ),
 )})
 
