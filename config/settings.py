@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "seasons",
     "publishing",
     "ratings",  # above scoring: the rating (Indice), docs/rating.md
+    "selfservice",  # above scoring: players' own check-in, calling the referee, hidden standings
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 

@@ -151,11 +151,9 @@ def _link_target(request: HttpRequest, link: AccessLink) -> HttpResponse:
             and (latest is None or int(game) >= latest)):
         # an objective slip of the game being played: straight to the player's own card
         return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
-    if latest is not None:
-        # seated (or an earlier game's slip scanned again): the player's own page, the
-        # current game's table, seat and card first
-        return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
-    return redirect("tournaments:detail", slug=link.tournament.slug)
+    # the player's own page, always (nothing to scan again between games): the current game's
+    # table, seat, card and clock, their standing, check-in and the referee's call
+    return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
 
 
 # --- organizers and referees ---------------------------------------------------------------
