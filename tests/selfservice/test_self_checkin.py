@@ -77,18 +77,18 @@ def test_the_check_in_page_shows_who_checked_in_by_themselves_and_the_organizer_
     open_window(event, 1)
     as_player(client, event, anna)
     page = client.post(reverse("selfservice:checkin", args=[event["t"].slug]), {"game_number": "1"}, follow=True)
-    assert "checked in for game 1" in page.content.decode()
+    assert "Sei presente per la partita 1" in page.content.decode()
     services.skip_game(event["regs"][carla.pk], 2, player=carla)
     tournament_services.set_checked_in(event["regs"][bruno.pk], 1, True, actor=event["ref"])
     client.force_login(event["org"])
     html = client.get(reverse("tournaments:checkin", args=[event["t"].slug, 1])).content.decode()
     row = html[html.index(f'id="checkin-{event["regs"][anna.pk].pk}"'):]
-    assert "checked in by themselves at" in row[:row.index("</tr>")]
+    assert "presenza segnata da sé alle" in row[:row.index("</tr>")]
     row = html[html.index(f'id="checkin-{event["regs"][bruno.pk].pk}"'):]
-    assert "by themselves" not in row[:row.index("</tr>")]  # the referee checked Bruno in
+    assert "segnata da sé" not in row[:row.index("</tr>")]  # the referee checked Bruno in
     html2 = client.get(reverse("tournaments:checkin", args=[event["t"].slug, 2])).content.decode()
     row = html2[html2.index(f'id="checkin-{event["regs"][carla.pk].pk}"'):]
-    assert "skips this game" in row[:row.index("</tr>")]
+    assert "salta questa partita" in row[:row.index("</tr>")]
     # the organizer checks Anna out: her own check-in goes with it
     tournament_services.set_checked_in(event["regs"][anna.pk], 1, False, actor=event["org"])
     assert not SelfCheckIn.objects.exists()
@@ -136,7 +136,7 @@ def test_a_withdrawal_from_the_link_moves_up_the_waiting_list_and_needs_the_own_
         services.withdraw_self(event["regs"][anna.pk], player=bruno)
     as_player(client, event, anna)
     page = client.get(reverse("selfservice:withdraw", args=[event["t"].slug]))
-    assert page.status_code == 200 and "about to withdraw" in page.content.decode()
+    assert page.status_code == 200 and "stai per ritirarti" in page.content.decode()
     client.post(reverse("selfservice:withdraw", args=[event["t"].slug]), {"reason": "febbre"})
     reg = event["regs"][anna.pk]
     reg.refresh_from_db()
@@ -147,17 +147,17 @@ def test_a_withdrawal_from_the_link_moves_up_the_waiting_list_and_needs_the_own_
 def test_the_door_page_checks_in_the_phone_that_holds_the_link(client, event) -> None:
     anna = event["players"][0]
     door = reverse("selfservice:door", args=[event["t"].slug])
-    assert "Open your personal link" in client.get(door).content.decode()  # a phone without it
+    assert "Apri il tuo link personale" in client.get(door).content.decode()  # a phone without it
     as_player(client, event, anna)
-    assert "not open now" in client.get(door).content.decode()
+    assert "non sono aperte ora" in client.get(door).content.decode()
     open_window(event, 1)
     html = client.get(door).content.decode()
-    assert "check in for game 1" in html
+    assert "segnami presente per la partita 1" in html
     client.post(reverse("selfservice:checkin", args=[event["t"].slug]), {"game_number": "1", "next": door})
-    assert "You are checked in for game 1" in client.get(door).content.decode()
+    assert "Sei presente per la partita 1" in client.get(door).content.decode()
     # closed: the same tap is refused, said on the page
     services.set_window(event["t"], 2, timezone.now() - dt.timedelta(hours=2),
                         timezone.now() - dt.timedelta(hours=1), actor=event["org"])
     page = client.post(reverse("selfservice:checkin", args=[event["t"].slug]), {"game_number": "2"}, follow=True)
-    assert "not open now" in page.content.decode()
+    assert "non sono aperte ora" in page.content.decode()
     assert not CheckIn.objects.filter(game_number=2).exists()
