@@ -98,7 +98,7 @@ def checkin_rows(tournament: Tournament, game_number: int, query: str = "") -> l
     )
     notes: dict[int, str] = {}
     for said in hooks.checkin_notes:
-        notes.update(said(tournament, game_number))
+        notes |= said(tournament, game_number)
     return [{"registration": r, "present": r.pk in present, "note": notes.get(r.pk, "")}
             for r in by_name(regs, lambda r: r.player)]
 
