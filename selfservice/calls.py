@@ -50,7 +50,8 @@ def take_call(call: RefereeCall, *, actor: Any) -> RefereeCall:
     someone else: refused, naming who (two referees do not both walk over)."""
     require_referee(actor, call.tournament)
     with transaction.atomic():
-        call = RefereeCall.objects.select_for_update().select_related("table__game", "taken_by").get(pk=call.pk)
+        call = RefereeCall.objects.select_for_update(of=("self",)).select_related("table__game", "taken_by").get(
+            pk=call.pk)
         if call.taken_at is not None:
             if call.taken_by_id == getattr(actor, "pk", None):
                 return call
