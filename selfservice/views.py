@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.errors import DomainError
+from config.htmx import refusal_from
 from config.refusals import add_to_form, refuse
 from tables import selectors as table_selectors
-from tables.views import qr_src
+from tables.views import qr_svg
 from tournaments.access import linked_player
 from tournaments.models import Registration, Tournament
 from tournaments.permissions import staff_required
@@ -102,20 +103,33 @@ def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def call_referee(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The table's call button (GET: the fragment the table's page loads, never cached: the public
+    page itself carries no form token and stays shared), and the call itself (POST)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     game = table_selectors.game_of(tournament, number)
     found = table_selectors.table_of(game, table) if game is not None else None
     if found is None:
         raise Http404
-    try:
-        calls.call_referee(found, player=linked_player(request, tournament), user=request.user)
-    except DomainError as exc:
-        refuse(request, exc)
-    else:
-        messages.success(request, _("The referee is called to table %(t)s: stay at the table.") % {"t": table})
-    return _back(request, reverse("tables:table", args=[slug, number, table]))
+    htmx = getattr(request, "htmx", False)
+    if request.method == "POST":
+        try:
+            calls.call_referee(found, player=linked_player(request, tournament), user=request.user)
+        except DomainError as exc:
+            if htmx:
+                return refusal_from(request, exc)
+            refuse(request, exc)
+        else:
+            if not htmx:
+                messages.success(request, _("The referee is called to table %(t)s: stay at the table.") % {"t": table})
+        if not htmx:
+            return _back(request, reverse("tables:table", args=[slug, number, table]))
+    response = render(request, "selfservice/_call_button.html", {
+        "tournament": tournament, "table": found, "call": selectors.open_call_of(found.pk),
+        "over": found.game.status == "finished"})
+    add_never_cache_headers(response)
+    return response
 
 
 @require_GET
@@ -149,7 +163,7 @@ def _settings_context(tournament: Tournament, request: HttpRequest, form: Window
     return {"tournament": tournament, "windows": selectors.windows(tournament),
             "form": form or WindowForm(games=tournament.games_count),
             "hidden_from": hidden.hidden_from(tournament), "games": range(2, tournament.games_count + 1),
-            "door_url": request.build_absolute_uri(door_path), "door_qr": qr_src(door_path)}
+            "door_url": request.build_absolute_uri(door_path), "door_qr": qr_svg(request, door_path)}
 
 
 @require_http_methods(["GET", "POST"])

@@ -24,11 +24,11 @@ def player_panel(context: Any, tournament: Tournament, me: Player) -> dict[str, 
             "request": context.get("request"), "csrf_token": context.get("csrf_token")}
 
 
-@register.inclusion_tag("selfservice/_call_button.html", takes_context=True)
-def call_button(context: Any, tournament: Tournament, table: Table, back: str = "") -> dict[str, Any]:
-    return {"tournament": tournament, "table": table, "call": selectors.open_call_of(table.pk),
-            "over": table.game.status == "finished", "next": back or context.get("request").get_full_path(),
-            "csrf_token": context.get("csrf_token")}
+@register.inclusion_tag("selfservice/_call_slot.html")
+def call_button(tournament: Tournament, table: Table) -> dict[str, Any]:
+    """Only a slot: the button comes in its own never-cached answer (the table's page is a public
+    page shared by every phone, without a form token), and keeps the call's state fresh."""
+    return {"tournament": tournament, "table": table}
 
 
 @register.inclusion_tag("selfservice/_calls_poll.html", takes_context=True)

@@ -74,7 +74,7 @@ def test_self_checkin_and_calling_the_referee_on_a_phone(browser: Any) -> None:
 
     # at the table: call the referee
     phone.goto(reverse("tables:table", args=[slug, 2, seat.table.number]))
-    phone.click("text=Chiama l'arbitro")
+    phone.click("#call-referee button:has-text(\"Chiama l'arbitro\")")
     phone.wait_for_selector("#call-referee .notice")
     assert "L'arbitro è stato chiamato" in phone.locator("#call-referee").inner_text()
     b.check(phone, "self-04-referee-called")

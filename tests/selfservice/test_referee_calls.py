@@ -28,9 +28,12 @@ def test_a_player_calls_from_the_table_page_and_the_call_shows_until_taken(
         client, event, django_capture_on_commit_callbacks) -> None:
     table, t = _table(event), event["t"]
     anna = event["players"][0]
-    as_player(client, event, anna)
     page = reverse("tables:table", args=[t.slug, 1, table.number])
-    assert "call-referee__button" in client.get(page).content.decode()
+    button = reverse("selfservice:call", args=[t.slug, 1, table.number])
+    html = client.get(page).content.decode()
+    assert f'hx-get="{button}"' in html and "csrf" not in html.lower()  # the public page: no form token
+    as_player(client, event, anna)
+    assert "call-referee__button" in client.get(button, HTTP_HX_REQUEST="true").content.decode()
     heard = []
     signals.referee_called.connect(lambda sender, call, **kw: heard.append(call.pk), weak=False,
                                    dispatch_uid="test-called")
@@ -43,7 +46,7 @@ def test_a_player_calls_from_the_table_page_and_the_call_shows_until_taken(
     call = RefereeCall.objects.get()  # one call, however many presses
     assert call.called_by_player == anna and call.taken_at is None
     assert heard == [call.pk]  # told once (notifications plug in here: selfservice.signals)
-    assert "stato chiamato" in client.get(page).content.decode()
+    assert "stato chiamato" in client.get(button, HTTP_HX_REQUEST="true").content.decode()
     # on the referee's and the organizer's pages, with the table's number
     client.force_login(event["ref"])
     fragment = client.get(reverse("selfservice:calls", args=[t.slug]), HTTP_HX_REQUEST="true").content.decode()
