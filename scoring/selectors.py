@@ -23,9 +23,8 @@ from tables.models import Game, Seat, Table
 from tournaments import labels
 from tournaments.models import AuditEntry, Player, Registration, Tournament, display_name
 
-from . import hooks
+from . import hooks, stored
 from . import standings as st
-from . import stored
 from .models import Confirmation, ResultSubmission, ScoringSettings
 
 _SCORES_JSON = ExactJSONDecoder()

@@ -16,7 +16,7 @@ from tables.models import Table
 from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.models import CheckIn, Player, Registration, Tournament
-from tournaments.permissions import require_organizer, require_referee
+from tournaments.permissions import require_organizer
 
 from . import signals
 from .models import Absence, CheckInWindow, SelfCheckIn

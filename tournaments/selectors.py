@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from . import hooks
 from .models import (
     AccessLink,
     AuditEntry,
@@ -18,7 +19,6 @@ from .models import (
     TournamentRole,
     normalise_name,
 )
-from . import hooks
 from .names import by_name
 from .permissions import is_organizer, is_referee
 

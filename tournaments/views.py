@@ -21,7 +21,7 @@ from config.errors import DomainError
 from config.htmx import refusal_from
 from config.refusals import add_to_form, refuse, shown
 
-from . import audit_text, labels, selectors, services, spreadsheets
+from . import audit_text, hooks, labels, selectors, services, spreadsheets
 from .access import find_link, holds, linked_player, replaced, use_access_link
 from .forms import (
     CsvImportForm,
@@ -421,9 +421,10 @@ def checkin_bulk(request: HttpRequest, tournament: Tournament, game: int) -> Htt
         if request.POST.get("action") == "carry":
             added = services.carry_over_checkins(tournament, game, actor=request.user)
         else:
-            if request.POST.get("action") == "everyone":
-                regs = [row["registration"] for row in
-                        selectors.checkin_rows(tournament, game, query)]
+            if request.POST.get("action") == "everyone":  # not who said they skip this game
+                skipping = {pk for said in hooks.skipping for pk in said(tournament, game)}
+                regs = [row["registration"] for row in selectors.checkin_rows(tournament, game, query)
+                        if row["registration"].pk not in skipping]
             else:
                 ids = [int(v) for v in request.POST.getlist("registration")
                        if v.isdigit() and len(v) <= 18]  # an id, never a database overflow

@@ -89,6 +89,10 @@ def test_the_check_in_page_shows_who_checked_in_by_themselves_and_the_organizer_
     html2 = client.get(reverse("tournaments:checkin", args=[event["t"].slug, 2])).content.decode()
     row = html2[html2.index(f'id="checkin-{event["regs"][carla.pk].pk}"'):]
     assert "salta questa partita" in row[:row.index("</tr>")]
+    # "everyone shown is present" for game 2 leaves out Carla, who said she skips it
+    client.post(reverse("tournaments:checkin_bulk", args=[event["t"].slug, 2]), {"action": "everyone"})
+    assert CheckIn.objects.filter(game_number=2).count() == 9
+    assert not CheckIn.objects.filter(game_number=2, registration=event["regs"][carla.pk]).exists()
     # the organizer checks Anna out: her own check-in goes with it
     tournament_services.set_checked_in(event["regs"][anna.pk], 1, False, actor=event["org"])
     assert not SelfCheckIn.objects.exists()
