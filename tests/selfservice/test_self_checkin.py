@@ -165,3 +165,21 @@ def test_the_door_page_checks_in_the_phone_that_holds_the_link(client, event) ->
     page = client.post(reverse("selfservice:checkin", args=[event["t"].slug]), {"game_number": "2"}, follow=True)
     assert "non sono aperte ora" in page.content.decode()
     assert not CheckIn.objects.filter(game_number=2).exists()
+
+
+def test_the_organizer_sets_the_window_on_its_page_and_a_bad_one_keeps_what_was_typed(client, event) -> None:
+    page = reverse("selfservice:settings", args=[event["t"].slug])
+    client.force_login(event["ref"])
+    assert client.get(page).status_code == 403  # the organizer's page
+    client.force_login(event["org"])
+    html = client.get(page).content.decode()
+    assert "<svg" in html and reverse("selfservice:door", args=[event["t"].slug]) in html  # the door's code
+    bad = client.post(page, {"game_number": "2", "opens_at": "2026-06-01T14:30", "closes_at": "2026-06-01T14:00"})
+    assert bad.status_code == 400
+    body = bad.content.decode()
+    assert "Le presenze devono chiudere dopo l&#x27;apertura." in body and 'value="2026-06-01T14:30"' in body
+    good = client.post(page, {"game_number": "2", "opens_at": "2026-06-01T14:00", "closes_at": "2026-06-01T14:25"})
+    assert good.status_code == 302
+    window = event["t"].checkin_windows.get()
+    # 14:00 to 14:25 in the site's time zone: 25 minutes
+    assert window.game_number == 2 and (window.closes_at - window.opens_at).total_seconds() == 25 * 60
