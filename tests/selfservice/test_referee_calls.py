@@ -114,3 +114,27 @@ def test_the_api_creates_lists_and_takes_calls(client, event) -> None:
     client.force_login(event["org"])
     again = client.post(f"{listing}{body['id']}/take/")
     assert again.status_code == 409 and again.json()["rule"] == "REFEREE-CALL"
+
+
+def test_tables_composed_and_game_started_are_told_after_the_commit(event, django_capture_on_commit_callbacks) -> None:
+    """What notifications listen to ("tables published"): tables.signals, sent once committed."""
+    from tables import services as table_services
+    from tables import signals as table_signals
+    from tournaments import services as tournament_services
+
+    heard = []
+    table_signals.tables_composed.connect(lambda sender, game, **kw: heard.append(("composed", game.number)),
+                                          weak=False, dispatch_uid="test-composed")
+    table_signals.game_started.connect(lambda sender, game, **kw: heard.append(("started", game.number)),
+                                       weak=False, dispatch_uid="test-started")
+    try:
+        for p in event["players"][:8]:
+            tournament_services.set_checked_in(event["regs"][p.pk], 1, True, actor=event["org"])
+        with django_capture_on_commit_callbacks(execute=True):
+            game = table_services.ensure_game(event["t"], 1, actor=event["org"])
+            table_services.compose_game(game, actor=event["org"], effort=0.3)
+            table_services.start_game(game, actor=event["org"])
+    finally:
+        table_signals.tables_composed.disconnect(dispatch_uid="test-composed")
+        table_signals.game_started.disconnect(dispatch_uid="test-started")
+    assert heard == [("composed", 1), ("started", 1)]
