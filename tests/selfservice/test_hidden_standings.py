@@ -95,3 +95,18 @@ def test_only_an_organizer_hides_and_shows_and_the_game_must_exist(client, playe
     assert hidden.hidden_from(t) == 3
     client.post(reverse("selfservice:standings", args=[t.slug]), {"action": "show"})
     assert hidden.hidden_from(t) is None
+
+
+def test_the_hidden_games_scoresheets_print_blank_and_the_events_ranking_waits(client, played) -> None:
+    t = played["t"]
+    sheets = reverse("tables:scoresheets", args=[t.slug, 2])
+    ranking = reverse("ranking:event", args=[t.slug])
+    filled = client.get(sheets).context["pages"][0][0]
+    assert filled["filled"]  # game 2's confirmed result, printed
+    hidden.hide_standings(t, 2, actor=played["org"])
+    assert not client.get(sheets).context["pages"][0][0]["filled"]  # blank for the public
+    assert client.get(reverse("tables:scoresheets", args=[t.slug, 1])).context["pages"][0][0]["filled"]
+    assert client.get(ranking).status_code == 403
+    client.force_login(played["ref"])  # the staff keep them
+    assert client.get(sheets).context["pages"][0][0]["filled"]
+    assert client.get(ranking).status_code == 200
