@@ -327,8 +327,23 @@ def first_hidden_game(tournament: Tournament) -> int | None:
 
 def standings_before(tournament: Tournament, game: int) -> dict[str, Any]:
     """The standings as they were before ``game``: only the results of earlier games count (what
-    the public sees while the last games' standings are hidden). Computed, never stored: the
-    public pages that show them are cached whole (config.live)."""
+    the public sees while the last games' standings are hidden). Kept for the next reader under
+    the stamp of the standings they come from (every player's own page asks while polling), so
+    a new result makes them afresh; without a stamp yet, computed each time."""
+    head = stored.read(tournament.pk)
+    whole = head.meta if head is not None else cache.get(stored.standings_key(tournament.pk))
+    stamp = (whole or {}).get("stamp")
+    key = f"scoring:standings-before:{tournament.pk}:{game}:{stamp}"
+    cached = cache.get(key) if stamp else None
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    data = _before(tournament, game)
+    if stamp:
+        cache.set(key, data, CACHE_TTL)
+    return data
+
+
+def _before(tournament: Tournament, game: int) -> dict[str, Any]:
     conf = settings_for(tournament)
     results, corrections = counted_game_results(tournament, conf)
     results = [r for r in results if r.game < game]
