@@ -62,6 +62,7 @@ def test_self_checkin_and_calling_the_referee_on_a_phone(browser: Any) -> None:
     assert "Partita 2" in mine and f"Tavolo {seat.table.number} · posto {seat.number}" in mine
     assert phone.locator(".player-seat [data-clock]").count() == 1  # the clock of their table
     assert "La mia classifica" in phone.locator("#my-standing").inner_text()
+    phone.wait_for_selector("#call-referee button")  # the table's call button, loaded fresh
     b.check(phone, "self-01-my-event")
     # one tap: present for game 3
     phone.click("#self-checkin button[type=submit]")
