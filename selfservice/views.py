@@ -136,6 +136,10 @@ def call_referee(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 @staff_required("referee")
 def open_calls(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The calls for the referee, oldest first (the fragment polls itself: ``_calls.html``)."""
+    return _calls_answer(request, tournament)
+
+
+def _calls_answer(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context = {"tournament": tournament, "calls": selectors.open_calls(tournament),
                "recent": selectors.recent_calls(tournament)}
     template = "selfservice/_calls.html" if getattr(request, "htmx", False) else "selfservice/calls.html"
@@ -148,11 +152,16 @@ def open_calls(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @staff_required("referee")
 def take_call(request: HttpRequest, tournament: Tournament, pk: int) -> HttpResponse:
     call = get_object_or_404(RefereeCall.objects.select_related("table__game"), pk=pk, tournament=tournament)
+    htmx = getattr(request, "htmx", False)
     try:
         calls.take_call(call, actor=request.user)
     except DomainError as exc:
+        if htmx:
+            return refusal_from(request, exc)
         refuse(request, exc)
     else:
+        if htmx:  # the list, without the call: the page stays where it is
+            return _calls_answer(request, tournament)
         messages.success(request, _("Call taken: table %(t)s, game %(n)s.")
                          % {"t": call.table.number, "n": call.table.game.number})
     return _back(request, reverse("selfservice:calls", args=[tournament.slug]))

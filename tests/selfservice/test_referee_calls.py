@@ -138,3 +138,14 @@ def test_tables_composed_and_game_started_are_told_after_the_commit(event, djang
         table_signals.tables_composed.disconnect(dispatch_uid="test-composed")
         table_signals.game_started.disconnect(dispatch_uid="test-started")
     assert heard == [("composed", 1), ("started", 1)]
+
+
+def test_taking_a_call_from_a_polled_list_answers_the_list(client, event) -> None:
+    table = _table(event)
+    call = calls.call_referee(table)
+    client.force_login(event["ref"])
+    answer = client.post(reverse("selfservice:take", args=[event["t"].slug, call.pk]), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and "Nessun tavolo sta chiamando" in answer.content.decode()
+    client.force_login(event["org"])  # too late: the refusal in the list's place, saying who went
+    late = client.post(reverse("selfservice:take", args=[event["t"].slug, call.pk]), HTTP_HX_REQUEST="true")
+    assert late["X-Refusal-Status"] == "409" and event["ref"].get_username() in late.content.decode()
