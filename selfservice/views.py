@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError
+from config.errors import DomainError, PermissionDeniedError
 from config.htmx import refusal_from
 from config.refusals import add_to_form, refuse
 from tables import selectors as table_selectors
@@ -61,8 +61,8 @@ def door(request: HttpRequest, slug: str) -> HttpResponse:
 def _player_action(request: HttpRequest, slug: str, action: Any, done: str) -> HttpResponse:
     tournament, player, registration = _mine(request, slug)
     try:
-        if registration is None:
-            raise DomainError(_("Open your personal link on this phone first."), field="token", rule="LINK")
+        if registration is None:  # nobody's phone: a refusal page, not a message
+            raise PermissionDeniedError(_("Open your personal link on this phone first."), rule="LINK")
         action(registration, player)
     except DomainError as exc:
         refuse(request, exc)
