@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from config import live
-from config.errors import PermissionDeniedError
+from common import live
+from common.errors import PermissionDeniedError
 from scoring import selectors as scoring_selectors
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import NotFoundError, PermissionDeniedError
+from common.errors import NotFoundError, PermissionDeniedError
 from tables import selectors as table_selectors
 from tournaments.access import find_link, linked_player
 from tournaments.models import AccessLink, Player, Registration, Tournament

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from tables.models import Game, Table
 from tournaments import audit
 from tournaments.models import Player

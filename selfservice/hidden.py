@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config import live
-from config.errors import DomainError
+from common import live
+from common.errors import DomainError
 from tournaments import audit
 from tournaments.models import Tournament
 from tournaments.permissions import require_organizer

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tournaments import audit
 from tournaments.models import Player, Tournament
 from tournaments.permissions import require_organizer

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 from tables.models import Table
 from tournaments import audit
 from tournaments import services as tournament_services

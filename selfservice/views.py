@@ -15,9 +15,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError, PermissionDeniedError
-from config.htmx import refusal_from
-from config.refusals import add_to_form, refuse
+from common.errors import DomainError, PermissionDeniedError
+from common.htmx import refusal_from
+from common.refusals import add_to_form, refuse
 from tables import selectors as table_selectors
 from tables.views import qr_svg
 from tournaments.access import linked_player

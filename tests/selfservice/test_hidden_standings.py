@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from config.errors import DomainError
+from common.errors import DomainError
 from selfservice import hidden
 from tests.factories import scoring as f
 from tests.selfservice.conftest import as_player

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from common.errors import ConflictError, DomainError, PermissionDeniedError
 from selfservice import calls, signals
 from selfservice.models import RefereeCall
 from tables.models import Game

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from config.errors import DomainError
+from common.errors import DomainError
 from selfservice import sanctions
 from selfservice.models import Sanction
 from tests.factories import scoring as f

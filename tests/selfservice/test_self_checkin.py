@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 from scoring import selectors as scoring_selectors
 from selfservice import services
 from selfservice.models import Absence, SelfCheckIn
