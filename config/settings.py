@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "publishing",
     "ratings",  # above scoring: the rating (Indice), docs/rating.md
     "teams",  # above scoring, ranking and workbook: team events (CNS, club team tournaments), docs/teams.md
+    "selfservice",  # above scoring: players' own check-in, calling the referee, hidden standings
     "config.apps.SiteConfig",  # the site itself: manage.py api_contract (the live pages: common/live.py)
 ]
 

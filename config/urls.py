@@ -27,6 +27,7 @@ api_patterns = [
     path("", include("scoring.api_urls")),
     path("", include("ratings.api_urls")),
     path("", include("teams.api_urls")),
+    path("", include("selfservice.api_urls")),
 ]
 
 urlpatterns = [
@@ -53,6 +54,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
     path("", include("teams.urls")),
+    path("", include("selfservice.urls")),
     path("clubs/", include("clubs.urls")),
     path("", include("publishing.urls")),
     path("", include("tournaments.urls")),

@@ -51,12 +51,12 @@ class StandingsAPI(APIView):
         tournament = get_object_or_404(Tournament, slug=slug)
         params = request.query_params
         if not any(k in params for k in ("limit", "offset", "player", "q")):
-            return Response(selectors.standings(tournament))
+            return Response(selectors.public_standings(tournament))
         limit = min(max(_number(params.get("limit"), "limit", 100), 1), 500)
         offset = _number(params.get("offset"), "offset", 0)
         player = _number(params.get("player"), "player", -1)
         page = selectors.standings_slice(tournament, offset=offset, limit=limit, player=player,
-                                         q=params.get("q", "").strip()[:60])
+                                         q=params.get("q", "").strip()[:60], public=True)
         return Response({k: v for k, v in page.items() if k not in ("at", "total")})
 
 

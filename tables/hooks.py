@@ -36,6 +36,10 @@ class Results:
         rows with player, rank, total, wins."""
         return []
 
+    def first_hidden_game(self, tournament: Tournament) -> int | None:
+        """The first game whose results the public may not see yet (hidden standings), or None."""
+        return None
+
     def invalidate(self, tournament_id: int) -> None:
         """The cached standings of the tournament are stale (a game became a rehearsal)."""
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from common.engine_messages import describe
 from common.errors import ConflictError, DomainError
 from engine import SeededRng, derive_seed
-from tables import hooks, selectors
+from tables import hooks, selectors, signals
 from tables.models import Colour, Game, Seat, Table
 from tables.seating import (
     ODD_COUNTS,
@@ -396,6 +396,7 @@ def compose_game(
         refresh_report(game)
         audit.record(actor=actor, action="tables.compose", obj=game, tournament=game.tournament,
                      before=before, after=_snapshot(game) | {"options": options_data})
+        transaction.on_commit(lambda: signals.tables_composed.send(sender=Game, game=game))
     return game
 
 
@@ -614,6 +615,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
             after={"deals": {t.number: t.deal_seed for t in tables},
                    "secret_commitment": game.secret_commitment},
         )
+        transaction.on_commit(lambda: signals.game_started.send(sender=Game, game=game))
     return game
 
 

@@ -180,6 +180,18 @@ EXPECTED: dict[str, Any] = {
                                           "api-team-members")},
     "api-teams": {"post": ORGANIZER}, "api-team": {"patch": set()}, "api-team-member": {"delete": set()},
     "api-team-starters": {"put": set()},
+    # players help themselves: only the player's own link checks in, skips, withdraws; anyone at
+    # a table may call the referee (like a bell: tests/selfservice); referees take the calls; the
+    # organizer keeps the window, the warnings log and hidden standings
+    "selfservice:door": READ, "selfservice:checkin": {"post": {"player"}},
+    "selfservice:skip": {"post": {"player"}}, "selfservice:withdraw": {"post": {"player"}},
+    "selfservice:call": {"post": ANY}, "api-table-referee-calls": {"post": ANY},
+    "selfservice:calls": READ, "api-referee-calls": READ,
+    "selfservice:take": {"post": REFEREE}, "api-referee-call-take": {"post": REFEREE},
+    "api-checkin-self": {"post": {"player"}},
+    "selfservice:settings": {"post": ORGANIZER}, "selfservice:window_delete": {"post": ORGANIZER},
+    "selfservice:standings": {"post": ORGANIZER},
+    "selfservice:sanctions": {"post": ORGANIZER}, "selfservice:sanction_delete": {"post": ORGANIZER},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

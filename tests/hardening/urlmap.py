@@ -180,6 +180,17 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
                                                    "api-season-evenings-attach", "api-season-evenings-detach")},
     "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
     "clubs:duplicates": lambda w: {}, "clubs:duplicates_decide": lambda w: {},
+    # players help themselves (selfservice): the player's own actions, a table's call, the staff's pages
+    **{f"selfservice:{n}": (lambda w: {"slug": w.slug})
+       for n in ("door", "checkin", "skip", "withdraw", "calls", "settings", "standings", "sanctions")},
+    "selfservice:call": lambda w: _game(w, {"table": 1}),
+    "selfservice:take": lambda w: {"slug": w.slug, "pk": _referee_call(w)},
+    "selfservice:window_delete": lambda w: {"slug": w.slug, "pk": _checkin_window(w)},
+    "selfservice:sanction_delete": lambda w: {"slug": w.slug, "pk": _sanction(w)},
+    "api-checkin-self": lambda w: {"slug": w.slug},
+    "api-table-referee-calls": lambda w: _game(w, {"table": 1}),
+    "api-referee-calls": lambda w: {"slug": w.slug},
+    "api-referee-call-take": lambda w: {"slug": w.slug, "pk": _referee_call(w)},
 }
 
 
@@ -196,6 +207,38 @@ TEAM_ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-team-starters": lambda w: {"slug": w.slug, "pk": 1, "number": 1},
 }
 ARGS.update(TEAM_ARGS)
+def _referee_call(w: World) -> int:
+    """An open call for the referee from table 1 of game 2 (running)."""
+    from selfservice.models import RefereeCall
+    from tables.models import Table
+
+    table = Table.objects.get(game__tournament__slug=w.slug, game__number=2, number=1)
+    call = RefereeCall.objects.open().filter(table=table).first()
+    return (call or RefereeCall.objects.create(tournament=table.game.tournament, table=table)).pk
+
+
+def _checkin_window(w: World) -> int:
+    """The players' own check-in window of game 3 (closed: nobody checks in through it here)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from selfservice.models import CheckInWindow
+    from tournaments.models import Tournament
+
+    past = timezone.now() - dt.timedelta(days=1)
+    return CheckInWindow.objects.get_or_create(
+        tournament=Tournament.objects.get(slug=w.slug), game_number=3,
+        defaults={"opens_at": past, "closes_at": past + dt.timedelta(minutes=30)})[0].pk
+
+
+def _sanction(w: World) -> int:
+    """A warning in the demo's log."""
+    from selfservice.models import Sanction
+    from tournaments.models import Tournament
+
+    return Sanction.objects.get_or_create(tournament=Tournament.objects.get(slug=w.slug), player_id=w.player,
+                                          defaults={"reason": "prova"})[0].pk
 
 
 def _season(w: World) -> int:
@@ -259,6 +302,7 @@ BODY: dict[str, Callable[[World], Any]] = {
     # a whole, valid published tournament (the demo's own content): the token's PUT gets past the
     # allow-list to the receive path (refused there as a conflict: the demo is run here)
     "api-publish": lambda w: _publish_document(w),
+    "api-checkin-self": lambda w: {"game_number": 3},  # past its own checks: the player is told it is closed
     # the demo tournament, an evening of the club's season (``_season``)
     **{n: (lambda w: {"tournament": _tournament_pk(w)})
        for n in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
