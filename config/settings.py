@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "seasons",
     "publishing",
     "ratings",  # above scoring: the rating (Indice), docs/rating.md
+    "fees",  # above tournaments: entry fees, payments at check-in, club members (docs/fees.md)
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 

@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+
+
+class FeesConfig(AppConfig):
+    """Entry fees and club membership (docs/fees.md): an event's fee and member price, who paid
+    at check-in, the event's cash summary, and each club's members with their annual card.
+    Above tournaments only: it reads registrations, check-ins, clubs and seasons; the check-in
+    page shows its column through the ``fees`` template tags (tournaments never imports it)."""
+
+    name = "fees"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tournaments import hooks
+
+        from . import services
+
+        hooks.register(hooks.merge_refusals, services.fold_memberships)
