@@ -45,9 +45,11 @@ class Payment(models.Model):
         FREE = "free", _("free (annual card)")
 
     class Method(models.TextChoices):
+        # short words: the check-in's list on a phone. Card: debit or credit (bancomat);
+        # other: a bank transfer, a payment app
         CASH = "cash", _("cash")
-        CARD = "card", _("debit or credit card")
-        OTHER = "other", _("other (bank transfer, app)")
+        CARD = "card", _("card")
+        OTHER = "other", _("other")
 
     registration = models.OneToOneField(Registration, on_delete=models.CASCADE, related_name="payment")
     status = models.CharField(_("payment"), max_length=10, choices=Status.choices, default=Status.UNPAID)

@@ -101,7 +101,7 @@ def counted(tournament: Tournament) -> list[Registration]:
 class CashSummary:
     """The event's till: every amount in cents. ``expected`` is what the counted players owe,
     ``collected`` what was taken (by method), ``unpaid`` what is still owed (and by how many),
-    ``free`` the card holders let in; ``difference`` is collected minus what the paid players owed
+    ``free`` the card holders let in (marked free, or owing nothing and not marked yet); ``difference`` is collected minus what the paid players owed
     (someone paid more or less than their price)."""
 
     fee: EventFee
@@ -133,8 +133,8 @@ def cash_summary(tournament: Tournament) -> CashSummary | None:
             summary.collected += line.paid_cents
             summary.by_method[line.payment.method] += line.paid_cents  # type: ignore[union-attr]
             summary.difference += line.paid_cents - line.price_cents
-        elif line.status == Payment.Status.FREE:
-            summary.free_players += 1
+        elif line.status == Payment.Status.FREE or line.price_cents == 0:
+            summary.free_players += 1  # a card holder owes nothing, marked free or not yet
         else:
             summary.unpaid_players += 1
             summary.unpaid += line.price_cents

@@ -117,3 +117,9 @@ def test_a_member_price_above_the_fee_is_refused(evening: dict[str, Any]) -> Non
     with pytest.raises(DomainError) as refused:
         services.set_fee(evening["t"], actor=evening["organizer"], fee="5", member_price="6")
     assert (refused.value.field, refused.value.rule) == ("member_price", "FEE")
+
+
+def test_a_second_membership_the_same_year_is_refused(evening: dict[str, Any]) -> None:
+    with pytest.raises(DomainError) as refused:
+        services.add_member(evening["club"], evening["players"][5], 2026, actor=evening["admin"])
+    assert (refused.value.field, refused.value.rule) == ("player", "DUPLICATE")
