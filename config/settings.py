@@ -258,6 +258,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # config/converters.py: ids in paths are whole numbers of at most 18 digits
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    # a payment's status (fees) beside the other "status" fields: named, not a hash
+    "ENUM_NAME_OVERRIDES": {"PaymentStatusEnum": "fees.models.Payment.Status"},
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.schema.error_component_hook"],
 }

@@ -1,5 +1,5 @@
 """The apps depend one way: engine <- tournaments <- tables <- scoring <- the feature apps
-(clubs, ranking, workbook, history, seasons, publishing, ratings) (docs/architecture.md, "The parts and their direction").
+(clubs, ranking, workbook, history, seasons, publishing, ratings, fees) (docs/architecture.md, "The parts and their direction").
 
 Checked on the source (AST) of every module of each app, so an import hidden inside a function
 counts too: an app never imports one above it (tournaments imports neither tables nor scoring,
@@ -37,7 +37,7 @@ def upward(source: str, package: str) -> list[str]:
 def test_the_scan_sees_every_app() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in MODULES}
     assert {"tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
-            "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py", "ratings/services.py",
+            "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py", "ratings/services.py", "fees/services.py",
             "ranking/national.py", "ranking/management/commands/recompute_ranking.py",
             "publishing/management/commands/publish_tournament.py", "clubs/near_duplicates.py",
             "clubs/management/commands/create_club.py"} <= names
