@@ -37,11 +37,11 @@ def mark_url(ev: dict[str, Any], index: int) -> str:
 def test_the_checkin_page_shows_each_players_price_in_italian(evening: dict[str, Any]) -> None:
     html = client_for(evening["organizer"]).get(checkin_url(evening)).content.decode()
     assert "<th><a href=\"/t/serata-1/cash/\"" in html and "Quota" in html
-    aldo = html.split('id="fee-%d"' % evening["regs"][0].pk)[1].split("</td>")[0]
+    aldo = html.split(f'id="fee-{evening["regs"][0].pk}"')[1].split("</td>")[0]
     assert "6,00 €" in aldo and "Pagato" in aldo and ">contanti</option>" in aldo
-    febo = html.split('id="fee-%d"' % evening["regs"][5].pk)[1].split("</td>")[0]
+    febo = html.split(f'id="fee-{evening["regs"][5].pk}"')[1].split("</td>")[0]
     assert "Socio 3,00 €" in febo
-    ivo = html.split('id="fee-%d"' % evening["regs"][8].pk)[1].split("</td>")[0]
+    ivo = html.split(f'id="fee-{evening["regs"][8].pk}"')[1].split("</td>")[0]
     assert "Tessera" in ivo and "Gratis (tessera)" in ivo and "Pagato" not in ivo
 
 
@@ -70,7 +70,7 @@ def test_a_tap_marks_paid_and_answers_the_cell(evening: dict[str, Any]) -> None:
     c = client_for(evening["organizer"])
     r = c.post(mark_url(evening, 7), {"status": "paid", "method": "card"}, HTTP_HX_REQUEST="true")
     cell = r.content.decode()
-    assert r.status_code == 200 and cell.startswith('<td id="fee-%d"' % evening["regs"][7].pk)
+    assert r.status_code == 200 and cell.startswith(f'<td id="fee-{evening["regs"][7].pk}"')
     assert "✔ 3,00 € · carta" in cell and 'data-fee-status="paid"' in cell
     p = Payment.objects.get(registration=evening["regs"][7])
     assert (p.status, p.method, p.amount_cents, p.recorded_by) == ("paid", "card", 300, evening["organizer"])
@@ -175,7 +175,7 @@ def test_a_club_admin_keeps_the_members_and_cards(evening: dict[str, Any]) -> No
     assert (m.card, m.card_cents, str(m.card_paid_on)) == (True, 5000, "2026-01-10")
     # Aldo now enters the 2026 evening free
     html = client_for(evening["organizer"]).get(checkin_url(evening)).content.decode()
-    assert "Gratis (tessera)" in html.split('id="fee-%d"' % evening["regs"][0].pk)[1].split("</td>")[0]
+    assert "Gratis (tessera)" in html.split(f'id="fee-{evening["regs"][0].pk}"')[1].split("</td>")[0]
     r = c.post(url + "?year=2026", {"player": aldo.pk, "year": "2026"})  # no longer in the list
     assert r.status_code == 400 and Membership.objects.filter(player=aldo).count() == 1
     r = c.post(url + "?year=2027", {"player": aldo.pk, "year": "2027", "card_amount": "50"})
