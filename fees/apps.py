@@ -13,6 +13,7 @@ class FeesConfig(AppConfig):
     def ready(self) -> None:
         from tournaments import hooks
 
-        from . import services
+        from . import selectors, services
 
         hooks.register(hooks.merge_refusals, services.fold_memberships)
+        hooks.audit_context["fees.Payment"] = selectors.audit_players

@@ -162,3 +162,9 @@ def as_row(line: Due) -> dict[str, Any]:
             "club_name": p.club.name if p.club else "", "category": line.category, "price_cents": line.price_cents,
             "status": line.status, "method": line.payment.method if line.payment else "",
             "amount_cents": line.paid_cents}
+
+
+def audit_players(ids: set[int]) -> dict[int, dict[str, Any]]:
+    """The player a payment's audit entry is about, by payment id (the audit log's sentence)."""
+    rows = Payment.objects.filter(pk__in=ids).select_related("registration__player")
+    return {p.pk: {"player": p.registration.player.display_name} for p in rows}

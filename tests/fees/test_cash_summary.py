@@ -123,3 +123,21 @@ def test_a_second_membership_the_same_year_is_refused(evening: dict[str, Any]) -
     with pytest.raises(DomainError) as refused:
         services.add_member(evening["club"], evening["players"][5], 2026, actor=evening["admin"])
     assert (refused.value.field, refused.value.rule) == ("player", "DUPLICATE")
+
+
+def test_merging_two_records_of_one_player_keeps_one_membership_and_the_payment(evening: dict[str, Any]) -> None:
+    from tournaments import merge
+
+    aldo, club, t = evening["players"][0], evening["club"], evening["t"]
+    rosi = PlayerFactory(first_name="Aldo", last_name="Rosi", club=club, birth_date=aldo.birth_date)
+    services.add_member(club, aldo, 2026, actor=evening["admin"])
+    services.add_member(club, rosi, 2026, actor=evening["admin"], card=services.Card(True, "50", None))
+    twin = Registration.objects.create(tournament=t, player=rosi)
+    services.mark_payment(twin, actor=evening["organizer"], status="free")
+    assert merge.duplicates_of(aldo)
+    merge.merge_players(t, keep=aldo.pk, drop=rosi.pk, actor=evening["organizer"])
+    # one membership for 2026, with the card the dropped record had; the payment went along
+    member = aldo.memberships.get()
+    assert (member.year, member.card, member.card_cents) == (2026, True, 5000)
+    payment = Payment.objects.get(registration__player=aldo, registration__tournament=t)
+    assert payment.status == "free"

@@ -223,3 +223,12 @@ def test_the_members_api(evening: dict[str, Any]) -> None:
     r = c.put(one, json.dumps({"card": False}), content_type="application/json")
     assert r.status_code == 200 and r.json()["card"] is False
     assert c.delete(one).status_code == 204
+
+
+def test_the_audit_log_says_who_marked_whose_fee_in_italian(evening: dict[str, Any]) -> None:
+    c = client_for(evening["organizer"])
+    c.post(mark_url(evening, 0), {"status": "paid", "method": "cash"}, HTTP_HX_REQUEST="true")
+    html = c.get(reverse("tournaments:audit", args=[evening["t"].slug])).content.decode()
+    assert "organizzatore ha segnato la quota di Aldo Rossi" in html
+    assert "organizzatore ha impostato la quota d&#x27;iscrizione" in html
+    assert "contanti" in html and "non pagato" in html  # before and after, in words
