@@ -2,6 +2,7 @@
 fees; a template may name any installed app's tags, as the player's page does the rating's):
 
 - ``{% fee_heading %}``: the column's heading, or nothing when the event charges no fee;
+- ``{% fee_cash_link %}``: the way to the cash summary (organizers of an event with a fee);
 - ``{% fee_cell row.registration %}``: the player's price (fee, member price or free with the
   annual card) and payment, with the organizer's buttons (paid, free, undo);
 - ``{{ cents|euros }}``: an amount in the page's language ("6,50 €").
@@ -55,8 +56,14 @@ def _sheet(context: template.Context, registration: Registration | None = None) 
 
 @register.inclusion_tag("fees/_fee_heading.html", takes_context=True)
 def fee_heading(context: template.Context) -> dict[str, Any]:
+    return {"fee": _sheet(context)["fee"]}
+
+
+@register.inclusion_tag("fees/_fee_cash_link.html", takes_context=True)
+def fee_cash_link(context: template.Context) -> dict[str, Any]:
+    """The way to the cash summary, for the organizers of an event with a fee."""
     sheet = _sheet(context)
-    return {"fee": sheet["fee"], "can_mark": sheet["can_mark"], "tournament": context["tournament"]}
+    return {"show": sheet["fee"] is not None and sheet["can_mark"], "tournament": context["tournament"]}
 
 
 @register.inclusion_tag("fees/_fee_cell.html", takes_context=True)

@@ -36,7 +36,7 @@ def mark_url(ev: dict[str, Any], index: int) -> str:
 
 def test_the_checkin_page_shows_each_players_price_in_italian(evening: dict[str, Any]) -> None:
     html = client_for(evening["organizer"]).get(checkin_url(evening)).content.decode()
-    assert "<th><a href=\"/t/serata-1/cash/\"" in html and "Quota" in html
+    assert "<th>Quota</th>" in html and 'href="/t/serata-1/cash/"' in html
     aldo = html.split(f'id="fee-{evening["regs"][0].pk}"')[1].split("</td>")[0]
     assert "6,00 €" in aldo and "Pagato" in aldo and ">contanti</option>" in aldo
     febo = html.split(f'id="fee-{evening["regs"][5].pk}"')[1].split("</td>")[0]
