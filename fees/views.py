@@ -97,7 +97,20 @@ def cash_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         rows.append([row["player_name"], row["club_name"], _category(line.category),
                      money.decimal(line.price_cents), str(statuses[line.status]),
                      str(methods.get(row["method"], "")), money.decimal(line.paid_cents)])
-    return csv_download(request, rows, f"{tournament.slug}-cassa.csv")
+    return csv_download(request, rows + _totals(summary), f"{tournament.slug}-cassa.csv")
+
+
+def _totals(summary: selectors.CashSummary | None) -> list[list[Any]]:
+    """The summary under the players, for the club's books: a label, then the amount in the
+    price column (expected, unpaid) or the collected one (collected, each method)."""
+    if summary is None:
+        return []
+    d = money.decimal
+    return [[], [_("Expected"), "", "", d(summary.expected)],
+            [_("Collected"), "", "", "", "", "", d(summary.collected)],
+            *([label, "", "", "", "", "", d(summary.by_method[value])] for value, label in Payment.Method.choices),
+            [_("Unpaid"), "", "", d(summary.unpaid), summary.unpaid_players],
+            [_("Free (annual card)"), "", "", "", summary.free_players]]
 
 
 # --- a club's members -------------------------------------------------------------------------

@@ -78,5 +78,8 @@ def fee_cell(context: template.Context, registration: Registration) -> dict[str,
 def cell_context(tournament: Any, registration: Registration, line: selectors.Due | None, can_mark: bool,
                  csrf_token: Any = None) -> dict[str, Any]:
     """What ``fees/_fee_cell.html`` shows (also the answer to a tap on its buttons)."""
-    return {"tournament": tournament, "registration": registration, "line": line, "can_mark": can_mark,
-            "csrf_token": csrf_token, "methods": Payment.Method.choices, "Status": Payment.Status}
+    cell = {"tournament": tournament, "registration": registration, "line": line, "can_mark": can_mark,
+            "methods": Payment.Method.choices}
+    if csrf_token is not None:  # the tag's own context has none; a view's render adds it itself
+        cell["csrf_token"] = csrf_token
+    return cell

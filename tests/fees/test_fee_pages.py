@@ -72,6 +72,7 @@ def test_a_tap_marks_paid_and_answers_the_cell(evening: dict[str, Any]) -> None:
     cell = r.content.decode()
     assert r.status_code == 200 and cell.startswith(f'<td id="fee-{evening["regs"][7].pk}"')
     assert "✔ 3,00 € · carta" in cell and 'data-fee-status="paid"' in cell
+    assert 'name="csrfmiddlewaretoken"' in cell  # its undo works without htmx too
     p = Payment.objects.get(registration=evening["regs"][7])
     assert (p.status, p.method, p.amount_cents, p.recorded_by) == ("paid", "card", 300, evening["organizer"])
     r = c.post(mark_url(evening, 7), {"status": "unpaid"}, HTTP_HX_REQUEST="true")
@@ -124,6 +125,9 @@ def test_the_cash_summary_page_and_csv(evening: dict[str, Any]) -> None:
     lines = csv.splitlines()
     assert lines[0].split(";")[:4] == ["Giocatore", "Club", "Categoria", "Prezzo (€)"]
     assert "Aldo Rossi;Circolo Tre Armate;quota;6,00;pagato;contanti;6,00" in lines
+    # under the players, the totals: expected 39, collected 9 (cash 6, card 3), unpaid 30 € by 6
+    assert lines[-7:] == ["Atteso;;;39,00", "Incassato;;;;;;9,00", "contanti;;;;;;6,00", "carta;;;;;;3,00",
+                          "altro;;;;;;0,00", "Non pagato;;;30,00;6", "Gratis (tessera annuale);;;;2"]
 
 
 def test_the_api_sets_the_fee_and_refuses_bad_money(evening: dict[str, Any]) -> None:
