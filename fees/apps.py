@@ -17,3 +17,4 @@ class FeesConfig(AppConfig):
 
         hooks.register(hooks.merge_refusals, services.fold_memberships)
         hooks.audit_context["fees.Payment"] = selectors.audit_players
+        hooks.register(hooks.player_data, selectors.player_data)

@@ -14,9 +14,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import CheckIn, Club, Registration, Tournament
+from tournaments.models import CheckIn, Club, Player, Registration, Tournament
 from tournaments.names import by_name
 
+from . import money
 from .models import EventFee, Membership, Payment
 
 STANDARD, MEMBER, CARD = "standard", "member", "card"
@@ -168,3 +169,14 @@ def audit_players(ids: set[int]) -> dict[int, dict[str, Any]]:
     """The player a payment's audit entry is about, by payment id (the audit log's sentence)."""
     rows = Payment.objects.filter(pk__in=ids).select_related("registration__player")
     return {p.pk: {"player": p.registration.player.display_name} for p in rows}
+
+
+def player_data(player: Player) -> dict[str, Any]:
+    """A player's memberships and payments (their data export)."""
+    memberships = [{"club": m.club.name, "year": m.year, "card": m.card, "card_amount": money.decimal(m.card_cents),
+                    "card_paid_on": m.card_paid_on}
+                   for m in Membership.objects.filter(player=player).select_related("club").order_by("year")]
+    payments = [{"tournament": p.registration.tournament.slug, "status": p.status, "method": p.method,
+                 "amount": money.decimal(p.amount_cents)}
+                for p in Payment.objects.filter(registration__player=player).select_related("registration__tournament")]
+    return {"memberships": memberships, "payments": payments}

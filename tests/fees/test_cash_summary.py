@@ -141,3 +141,13 @@ def test_merging_two_records_of_one_player_keeps_one_membership_and_the_payment(
     assert (member.year, member.card, member.card_cents) == (2026, True, 5000)
     payment = Payment.objects.get(registration__player=aldo, registration__tournament=t)
     assert payment.status == "free"
+
+
+def test_a_players_data_export_has_their_memberships_and_payments(evening: dict[str, Any]) -> None:
+    from tournaments.privacy import export_player_data
+
+    services.mark_payment(evening["regs"][8], actor=evening["organizer"], status="free")
+    doc = export_player_data(evening["players"][8])  # Ivo: member with the card, entered free
+    assert doc["memberships"] == [{"club": "Circolo Tre Armate", "year": 2026, "card": True,
+                                   "card_amount": Decimal("50.00"), "card_paid_on": None}]
+    assert doc["payments"] == [{"tournament": "serata-1", "status": "free", "method": "", "amount": Decimal("0.00")}]
