@@ -18,3 +18,6 @@ class FeesConfig(AppConfig):
         hooks.register(hooks.merge_refusals, services.fold_memberships)
         hooks.audit_context["fees.Payment"] = selectors.audit_players
         hooks.register(hooks.player_data, selectors.player_data)
+        # an event's fee and payments travel with its backup; memberships belong to the club
+        for label in ("fees.EventFee", "fees.Payment"):
+            hooks.register(hooks.backed_up, label)

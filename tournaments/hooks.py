@@ -60,6 +60,11 @@ audit_context: dict[str, Callable[[set[int]], dict[int, dict[str, Any]]]] = {}
 games_under_way: list[Callable[[Tournament], int]] = []
 
 
+# Models of the apps above that a tournament owns, by label, for its backup
+# (``tournaments/backup.py``; fees: "fees.EventFee", "fees.Payment").
+backed_up: list[str] = []
+
+
 def call(hooks: list[Callable[..., Any]], *args: Any) -> None:
     """Call every registered function of ``hooks`` with ``args``."""
     for hook in hooks:

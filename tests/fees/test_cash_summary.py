@@ -151,3 +151,18 @@ def test_a_players_data_export_has_their_memberships_and_payments(evening: dict[
     assert doc["memberships"] == [{"club": "Circolo Tre Armate", "year": 2026, "card": True,
                                    "card_amount": Decimal("50.00"), "card_paid_on": None}]
     assert doc["payments"] == [{"tournament": "serata-1", "status": "free", "method": "", "amount": Decimal("0.00")}]
+
+
+def test_the_fee_and_payments_travel_with_the_events_backup(evening: dict[str, Any]) -> None:
+    from tests.hardening.test_backup import _wipe
+    from tournaments import backup
+
+    mark_all(evening)
+    document = backup.export_tournament(evening["t"])
+    _wipe()
+    restored = backup.import_tournament(document)
+    # the memberships stay with the club (not in an event's backup): the till as it was marked
+    assert Payment.objects.filter(registration__tournament=restored).count() == 9
+    fee = selectors.fee_of(restored)
+    assert fee is not None and (fee.fee_cents, fee.member_cents) == (6_00, 3_00)
+    assert sorted(Payment.objects.values_list("amount_cents", flat=True)) == [0, 0] + [300] * 3 + [600] * 4
