@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import DomainError, NotFoundError, PermissionDeniedError
+from common.errors import DomainError, NotFoundError, PermissionDeniedError
 from tournaments.models import Club, Player, Registration
 from tournaments.permissions import TournamentObjectPermission, TournamentScoped, is_organizer
 

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 from tournaments import audit
 from tournaments.clubs import may_manage_seasons
 from tournaments.models import Club, Player, Registration, Tournament

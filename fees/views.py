@@ -1,7 +1,7 @@
 """Pages of the fees app: an event's entry fee (its organizers), the tap at check-in that marks
 a payment (htmx: the fee cell answers itself), the event's cash summary (printable, CSV), and a
 club's members of a year with their annual card (its admins). Writes go through
-``fees.services``; a refusal is shown by ``config.refusals`` (next to the field, or in the
+``fees.services``; a refusal is shown by ``common.refusals`` (next to the field, or in the
 page's refusal area for a tap)."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError
-from config.htmx import is_htmx
-from config.refusals import add_to_form, back
+from common.errors import DomainError
+from common.htmx import is_htmx
+from common.refusals import add_to_form, back
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.names import by_name
 from tournaments.permissions import staff_required
@@ -119,7 +119,7 @@ def _club_for_manager(request: HttpRequest, pk: int) -> Club | HttpResponse:
     club = get_object_or_404(Club, pk=pk)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    services.require_club_manager(request.user, club)  # 403 page (config.refusals)
+    services.require_club_manager(request.user, club)  # 403 page (common.refusals)
     return club
 
 

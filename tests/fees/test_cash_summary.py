@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.errors import DomainError
+from common.errors import DomainError
 from fees import money, selectors, services
 from fees.models import Payment
 from tests.factories.tournaments import PlayerFactory, TournamentFactory
