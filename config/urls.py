@@ -28,6 +28,7 @@ api_patterns = [
     path("", include("ratings.api_urls")),
     path("", include("teams.api_urls")),
     path("", include("selfservice.api_urls")),
+    path("", include("fees.api_urls")),
 ]
 
 urlpatterns = [
@@ -55,6 +56,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("teams.urls")),
     path("", include("selfservice.urls")),
+    path("", include("fees.urls")),
     path("clubs/", include("clubs.urls")),
     path("", include("publishing.urls")),
     path("", include("tournaments.urls")),

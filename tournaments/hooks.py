@@ -68,6 +68,11 @@ skipping: list[Callable[[Tournament, int], set[int]]] = []
 checkin_notes: list[Callable[[Tournament, int], dict[int, str]]] = []
 
 
+# Models of the apps above that a tournament owns, by label, for its backup
+# (``tournaments/backup.py``; fees: "fees.EventFee", "fees.Payment").
+backed_up: list[str] = []
+
+
 def call(hooks: list[Callable[..., Any]], *args: Any) -> None:
     """Call every registered function of ``hooks`` with ``args``."""
     for hook in hooks:

@@ -192,6 +192,14 @@ EXPECTED: dict[str, Any] = {
     "selfservice:settings": {"post": ORGANIZER}, "selfservice:window_delete": {"post": ORGANIZER},
     "selfservice:standings": {"post": ORGANIZER},
     "selfservice:sanctions": {"post": ORGANIZER}, "selfservice:sanction_delete": {"post": ORGANIZER},
+    # entry fees: the event's organizers set the fee and take the money (the cash summary is
+    # theirs to read); a club's members are kept by its admins and the federation admins
+    "fees:settings": {"post": ORGANIZER}, "fees:mark": {"post": ORGANIZER}, "fees:cash": READ,
+    "fees:cash_csv": READ, "api-fee": {"put": ORGANIZER}, "api-payments": READ, "api-cash": READ,
+    "api-registration-payment": {"put": ORGANIZER},
+    **{name: {"post": {"club_admin"} | FEDERATION}
+       for name in ("fees:members", "fees:member_change", "fees:member_remove", "api-club-members")},
+    "api-club-member": {"put": {"club_admin"} | FEDERATION, "delete": {"club_admin"} | FEDERATION},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

@@ -191,6 +191,15 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-table-referee-calls": lambda w: _game(w, {"table": 1}),
     "api-referee-calls": lambda w: {"slug": w.slug},
     "api-referee-call-take": lambda w: {"slug": w.slug, "pk": _referee_call(w)},
+    # entry fees: the demo tournament's; a member of its club made here
+    **{n: (lambda w: {"slug": w.slug}) for n in ("fees:settings", "fees:cash", "fees:cash_csv", "api-fee",
+                                                 "api-payments", "api-cash")},
+    "fees:mark": lambda w: {"slug": w.slug, "pk": w.registration},
+    "api-registration-payment": lambda w: {"slug": w.slug, "pk": w.registration},
+    "fees:members": lambda w: {"pk": w.club}, "api-club-members": lambda w: {"club": w.club},
+    "fees:member_change": lambda w: {"pk": w.club, "member": _member(w)},
+    "fees:member_remove": lambda w: {"pk": w.club, "member": _member(w)},
+    "api-club-member": lambda w: {"club": w.club, "pk": _member(w)},
 }
 
 
@@ -207,6 +216,8 @@ TEAM_ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "api-team-starters": lambda w: {"slug": w.slug, "pk": 1, "number": 1},
 }
 ARGS.update(TEAM_ARGS)
+
+
 def _referee_call(w: World) -> int:
     """An open call for the referee from table 1 of game 2 (running)."""
     from selfservice.models import RefereeCall
@@ -239,6 +250,15 @@ def _sanction(w: World) -> int:
 
     return Sanction.objects.get_or_create(tournament=Tournament.objects.get(slug=w.slug), player_id=w.player,
                                           defaults={"reason": "prova"})[0].pk
+
+
+def _member(w: World) -> int:
+    """A member of the demo tournament's club for 2026 (made here: the demo has none)."""
+    from fees.models import Membership
+    from tournaments.models import Player
+
+    player = Player.objects.get(pk=w.player)
+    return Membership.objects.get_or_create(club_id=w.club, player=player, year=2026)[0].pk
 
 
 def _season(w: World) -> int:
@@ -303,6 +323,13 @@ BODY: dict[str, Callable[[World], Any]] = {
     # allow-list to the receive path (refused there as a conflict: the demo is run here)
     "api-publish": lambda w: _publish_document(w),
     "api-checkin-self": lambda w: {"game_number": 3},  # past its own checks: the player is told it is closed
+    # a valid write of each fees route (the world's player paid in cash; a new member; a card)
+    "fees:settings": lambda w: {"fee": "6", "member_price": "3"},
+    "api-fee": lambda w: {"fee": "6.00", "member_price": "3.00"},
+    "fees:mark": lambda w: {"status": "unpaid"}, "api-registration-payment": lambda w: {"status": "unpaid"},
+    "fees:members": lambda w: {"player": w.player, "year": "2027"},
+    "api-club-members": lambda w: {"player": w.player, "year": 2027},
+    "api-club-member": lambda w: {"card": True, "card_amount": "50"},
     # the demo tournament, an evening of the club's season (``_season``)
     **{n: (lambda w: {"tournament": _tournament_pk(w)})
        for n in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
