@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "seasons",
     "publishing",
     "ratings",  # above scoring: the rating (Indice), docs/rating.md
+    "clubstats",  # above scoring and ranking: the clubs' and players' statistics, docs/statistics.md
     "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
 ]
 

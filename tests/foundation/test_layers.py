@@ -1,5 +1,5 @@
 """The apps depend one way: engine <- tournaments <- tables <- scoring <- the feature apps
-(clubs, ranking, workbook, history, seasons, publishing, ratings) (docs/architecture.md, "The parts and their direction").
+(clubs, ranking, workbook, history, seasons, publishing, ratings, clubstats) (docs/architecture.md, "The parts and their direction").
 
 Checked on the source (AST) of every module of each app, so an import hidden inside a function
 counts too: an app never imports one above it (tournaments imports neither tables nor scoring,
@@ -21,7 +21,7 @@ from tests.engine.test_purity import imported_modules
 ROOT = Path(__file__).resolve().parents[2]
 # each may import only those before it; the feature apps sit above the three apps they read
 LAYERS = ("engine", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons",
-          "publishing", "ratings")
+          "publishing", "ratings", "clubstats")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
 ENGINE_USERS = sorted(p for part in (*LAYERS[1:], "config") for p in (ROOT / part).rglob("*.py"))
 

@@ -17,7 +17,7 @@ from scripts.po import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
 ITALIAN_PO = ROOT / "locale" / "it" / "LC_MESSAGES" / "django.po"
-SOURCES = ("config", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons", "publishing", "ratings", "templates", "engine")  # engine: imported by the apps
+SOURCES = ("config", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons", "publishing", "ratings", "clubstats", "templates", "engine")  # engine: imported by the apps
 
 
 def test_every_italian_entry_is_translated_and_not_fuzzy() -> None:
