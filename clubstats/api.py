@@ -89,7 +89,7 @@ class ClubRankingRowSerializer(serializers.Serializer):
 class ClubRankingSerializer(serializers.Serializer):
     club = ClubRefSerializer()
     year = serializers.IntegerField(help_text="0: every year together.")
-    rule = serializers.ChoiceField(choices=["sum", "best"])
+    rule = serializers.CharField(help_text="\"sum\": every event's total added up; \"best\": the best_n highest.")
     best_n = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True)
     rows = ClubRankingRowSerializer(many=True)

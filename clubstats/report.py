@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from config.engine_messages import ending as ending_label
@@ -20,7 +21,29 @@ class Section:
     title: str
     headers: list[str]
     rows: list[list[Any]] = field(default_factory=list)
-    note: str = ""
+    # where a rate's three columns (rate, 95 % low, high) start, and the one column's name on a page
+    triples: dict[int, str] = field(default_factory=dict)
+
+    def on_page(self) -> dict[str, list[Any]]:
+        """The headers and rows a page shows: each rate and its interval in one cell
+        ("50,0 % (9,5–90,6)"), so a phone lists a third fewer lines than the CSV has columns."""
+        headers: list[str] = []
+        keep: list[tuple[int, bool]] = []
+        i = 0
+        while i < len(self.headers):
+            triple = i in self.triples
+            headers.append(self.triples[i] if triple else self.headers[i])
+            keep.append((i, triple))
+            i += 3 if triple else 1
+        rows = [[_interval(row[i:i + 3]) if triple else row[i] for i, triple in keep] for row in self.rows]
+        return {"headers": headers, "rows": rows}
+
+
+def _interval(values: Sequence[Any]) -> str | None:
+    rate, low, high = values
+    if rate is None:
+        return None
+    return f"{number_format(rate, 1)} % ({number_format(low, 1)}–{number_format(high, 1)})"
 
 
 def pct(value: float | None) -> float | None:
@@ -114,7 +137,8 @@ def _beside(title: str, key: str, label: str, here: Sequence[Mapping[str, Any]],
             simulated: Sequence[Mapping[str, Any]], name: Any = str) -> Section:
     sim = {r[key]: r for r in simulated}
     mine = {r[key]: r for r in here}
-    section = Section(title, [label, _("Games"), _("Wins"), *_rate_headers(), *_rate_headers(_("Simulator"))])
+    section = Section(title, [label, _("Games"), _("Wins"), *_rate_headers(), *_rate_headers(_("Simulator"))],
+                      triples={3: _("Rate (95% interval)"), 6: _("Simulator (95% interval)")})
     for k in sorted(set(mine) | set(sim), key=lambda x: (str(type(x)), x)):
         r = mine.get(k)
         section.rows.append([name(k), r["of"] if r else 0, r["n"] if r else 0, *_rate(r), *_rate(sim.get(k))])
@@ -124,7 +148,8 @@ def _beside(title: str, key: str, label: str, here: Sequence[Mapping[str, Any]],
 def _sizes(here: Sequence[Mapping[str, Any]], simulated: Sequence[Mapping[str, Any]]) -> Section:
     section = Section(_("Win rate by table size"),
                       [_("Players at the table"), _("Seat"), _("Games"), _("Wins"), *_rate_headers(),
-                       _("Expected %"), *_rate_headers(_("Simulator"))])
+                       _("Expected %"), *_rate_headers(_("Simulator"))],
+                      triples={4: _("Rate (95% interval)"), 8: _("Simulator (95% interval)")})
     sim = {(s["size"], w["seat"]): w for s in simulated for w in s["seats"]}
     for size in here:
         for w in size["seats"]:

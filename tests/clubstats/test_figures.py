@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 import pytest
@@ -203,3 +204,48 @@ def test_finishing_an_event_updates_the_figures(django_capture_on_commit_callbac
     # E2 + E4: 2 events, 3 tables, 7 + 3 = 10 seats → 3.33; seat 1 now 2 of 3.
     assert (y2026["events"], y2026["games"], y2026["average_table"]) == (2, 3, 3.33)
     assert seats(y2026["wins_by_seat"])[1] == (2, 3)
+
+
+def test_a_game_entered_as_its_record_is_a_recorded_game(django_capture_on_commit_callbacks) -> None:
+    """A referee uploads a game's record (the engine adjudicates it); once the event finishes, its
+    seats, cards, sdadata rolls and ending are in the figures, as the record says."""
+    from engine import Replay, parse_record, simulate
+    from tests.factories.scoring import ScoringPlayerFactory, ScoringTournamentFactory, enter, make_table, role
+    from tests.factories.tournaments import make_user
+    from tournaments.services import change_status
+
+    record = simulate(4, "s0")  # seed "s0": four players, the game ends on a sdadata roll
+    game = Replay(parse_record(record).record)
+    game.run()
+    ended = game.verdict()
+    rolls = [e["dice"] for e in record["events"] if e["type"] == "sdadata"]
+    winner = next(s["seat"] for s in ended.scores if s["place"] == 1)
+    event = ScoringTournamentFactory(date=dt.date(2026, 3, 1))
+    table = make_table(event, 1, ScoringPlayerFactory.create_batch(4))
+    referee, boss = role(event, "referee"), make_user("boss", is_superuser=True)
+    enter(table, referee, "record", {"record": record}, ended_by="", confirm_by=boss)
+    with django_capture_on_commit_callbacks(execute=True):
+        change_status(event, "finished", actor=boss)
+    play = sheet("play")
+    assert play["games"] == 1 and ended.ended_by.value == "sdadata" and len(rolls) >= 1
+    assert {r["ending"]: r["n"] for r in play["endings"]} == {"sdadata": 1}
+    assert (play["sdadata"]["rolls"], play["sdadata"]["ending"]["n"]) == (len(rolls), 1)
+    assert {r["seat"]: r["n"] for r in play["by_seat"]} == {s: int(s == winner) for s in (1, 2, 3, 4)}
+    cards = {p["objective"] for p in record["players"]}
+    assert {r["objective"] for r in play["by_objective"]} == cards
+
+
+def test_the_simulator_figures_are_fixed_by_their_seed(settings) -> None:
+    """Played by the worker's task from a fixed seed: the same figures every time, the same
+    questions as the recorded games (every table size 3–6, every seat)."""
+    from clubstats import simulator, tasks
+
+    once, again = simulator.figures(2), simulator.figures(2)
+    assert once == again and once["games"] == 8  # 2 games at each of 4 table sizes
+    assert [s["size"] for s in once["by_size"]] == [3, 4, 5, 6]
+    assert sum(r["n"] for r in once["endings"]) == 8
+    settings.CLUBSTATS_SIMULATED_GAMES = 2
+    tasks.recompute_statistics(simulate=True)
+    stored = selectors.simulator()
+    assert stored is not None and stored.data == {**once, "seed": "clubstats", "per_size": 2, "ruleset": "RTU"}
+    assert services.refresh_simulator() is False  # same seed and counts: not played again
