@@ -249,3 +249,19 @@ def test_the_simulator_figures_are_fixed_by_their_seed(settings) -> None:
     stored = selectors.simulator()
     assert stored is not None and stored.data == {**once, "seed": "clubstats", "per_size": 2, "ruleset": "RTU"}
     assert services.refresh_simulator() is False  # same seed and counts: not played again
+
+
+def test_the_rebuild_command(settings) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    settings.CLUBSTATS_SIMULATED_GAMES = 1
+    made_up.build()
+    out = StringIO()
+    call_command("rebuild_statistics", stdout=out)
+    assert "sheets stored, simulator played again" in out.getvalue()
+    assert Sheet.objects.filter(kind="club").count() == 5  # Alfa 2025, 2026, every year; Beta 2026, every year
+    out = StringIO()
+    call_command("rebuild_statistics", stdout=out)
+    assert "simulator" not in out.getvalue()  # same seed and count: kept

@@ -164,3 +164,12 @@ def test_the_api(season: made_up.Season, italian: Client) -> None:
 def test_pages_before_any_figure(italian: Client) -> None:
     page = italian.get(reverse("clubstats:home")).content.decode()
     assert "Nessun evento concluso" in page and "Non ancora calcolate" in page
+
+
+def test_the_club_player_and_events_pages_lead_to_the_statistics(season: made_up.Season, italian: Client) -> None:
+    club_page = italian.get(reverse("clubs:detail", args=[season.alfa.pk])).content.decode()
+    assert reverse("clubstats:club", args=[season.alfa.pk]) in club_page
+    assert reverse("clubstats:ranking", args=[season.alfa.pk]) in club_page
+    history = italian.get(reverse("history:player", args=[season.p[1].pk])).content.decode()
+    assert reverse("clubstats:player", args=[season.p[1].pk]) in history
+    assert reverse("clubstats:home") in italian.get(reverse("tournaments:list")).content.decode()
