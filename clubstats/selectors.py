@@ -5,13 +5,14 @@ never computes a year: it reads ``Sheet`` rows (``clubstats.services`` writes th
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
 
 from scoring import selectors as scoring
-from scoring.models import ResultSubmission
-from tables.models import TurnEvent
+from scoring.models import Confirmation, ResultSubmission, ScoringSettings
+from tables.models import Table, TurnEvent
 from tournaments.models import Club, Player, Tournament
 from tournaments.names import sort_key
 
@@ -44,12 +45,47 @@ def _record_rolls(data: dict[str, Any]) -> list[tuple[int, ...]]:
             if isinstance(e, dict) and e.get("type") == "sdadata"]
 
 
-def _play(tournament: Tournament, sub: ResultSubmission, club_of: dict[int, int | None],
+CHUNK = 400  # events a query reads at once (SQLite's bound on a query's parameters)
+
+
+@dataclass(frozen=True)
+class _Counting:
+    """The result that counts at a table, as ``_counting`` reads it (no model built: thousands)."""
+
+    table_id: int
+    kind: str
+    ended_by: str
+    data: dict[str, Any]
+    scores: list[dict[str, Any]]
+
+
+def _counting(events: Sequence[Tournament]) -> dict[int, list[_Counting]]:
+    """Each event's counting results, table by table, by scoring's rule (``TableState.counting``:
+    the latest confirmed version, or the latest where the organizer publishes unconfirmed
+    results); rehearsal games left out. Read as plain values: the rows of a whole history."""
+    ids = [t.pk for t in events]
+    confirmed = set(Confirmation.objects.filter(submission__tournament__in=ids).values_list("submission_id", flat=True))
+    publish = set(ScoringSettings.objects.filter(tournament__in=ids, publish_unconfirmed=True)
+                  .values_list("tournament_id", flat=True))
+    rehearsals = set(Table.objects.filter(game__tournament__in=ids, game__rehearsal=True).values_list("pk", flat=True))
+    counting: dict[int, tuple[int, _Counting]] = {}
+    for pk, tournament, table, kind, ended_by, data, scores in (
+            ResultSubmission.objects.filter(tournament__in=ids).order_by("table_id", "number")
+            .values_list("pk", "tournament_id", "table_id", "kind", "ended_by", "data", "scores")):
+        if table not in rehearsals and (pk in confirmed or tournament in publish):
+            counting[table] = (tournament, _Counting(table, kind, ended_by, data or {}, scores or []))
+    out: dict[int, list[_Counting]] = {}
+    for tournament, sub in sorted(counting.values(), key=lambda c: c[1].table_id):
+        out.setdefault(tournament, []).append(sub)
+    return out
+
+
+def _play(tournament: Tournament, sub: _Counting, club_of: dict[int, int | None],
           logged: dict[int, list[tuple[int, ...]]]) -> Play | None:
     """One counting result as a ``Play``: an adjudicated record or a final board is a recorded
     game (its seats, cards and ending are known); a short form (and every imported workbook) is
     not. A ghost seat (no player) is left out."""
-    data = sub.data or {}
+    data = sub.data
     cards = {int(p.get("seat", 0)): str(p.get("objective") or "") for p in data.get("players") or ()
              if isinstance(p, dict)}
     recorded = sub.kind in RECORDED_KINDS
@@ -70,17 +106,16 @@ def plays(tournaments: Iterable[Tournament] | None = None) -> list[Play]:
     unconfirmed ones: scoring's rule) of the finished events; rehearsal games left out."""
     events = list(finished_events() if tournaments is None else tournaments)
     club_of = dict(Player.objects.values_list("pk", "club_id"))
-    logged = _rolls_of([t.pk for t in events])
     out = []
-    for tournament in events:
-        publish = scoring.settings_for(tournament).publish_unconfirmed
-        for state in scoring.table_states(tournament):
-            sub = state.counting(publish)
-            if sub is None or state.table.game.rehearsal:
-                continue
-            play = _play(tournament, sub, club_of, logged)
-            if play is not None:
-                out.append(play)
+    for start in range(0, len(events), CHUNK):
+        chunk = events[start:start + CHUNK]
+        logged = _rolls_of([t.pk for t in chunk])
+        counting = _counting(chunk)
+        for tournament in chunk:
+            for sub in counting.get(tournament.pk, []):
+                play = _play(tournament, sub, club_of, logged)
+                if play is not None:
+                    out.append(play)
     return out
 
 

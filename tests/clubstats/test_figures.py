@@ -265,3 +265,26 @@ def test_the_rebuild_command(settings) -> None:
     out = StringIO()
     call_command("rebuild_statistics", stdout=out)
     assert "simulator" not in out.getvalue()  # same seed and count: kept
+
+
+def test_the_results_that_count_are_scorings(django_capture_on_commit_callbacks) -> None:
+    """The tables read are the ones scoring counts: where the organizer publishes unconfirmed
+    results, E2's unconfirmed table 4 counts too (P2 wins from seat 1 at a table of 3); a
+    correction counts once confirmed, the version before it until then."""
+    from scoring.models import ResultSubmission, ScoringSettings
+    from scoring.selectors import table_states
+
+    s = made_up.build()
+    ScoringSettings.objects.create(tournament=s.events[2], publish_unconfirmed=True)
+    services.recompute()
+    y2026 = sheet("club", year=2026, club=s.alfa)
+    # E2: 3 tables now, 7 + 3 = 10 seats → 3.33; seat 1: P1 2nd, P3 won, P2 won → 2 of 3
+    assert (y2026["games"], y2026["average_table"], seats(y2026["wins_by_seat"])[1]) == (3, 3.33, (2, 3))
+    # the same tables as scoring's own reader, event by event
+    for event in s.events.values():
+        publish = getattr(getattr(event, "scoring_settings", None), "publish_unconfirmed", False)
+        theirs = sorted(st.table.pk for st in table_states(event) if st.counting(publish) is not None
+                        and not st.table.game.rehearsal)
+        ours = sorted(p.table for p in selectors.plays([event]))
+        assert ours == theirs, event.name
+    assert ResultSubmission.objects.filter(tournament=s.events[2]).count() == 4
