@@ -288,3 +288,40 @@ def test_the_results_that_count_are_scorings(django_capture_on_commit_callbacks)
         ours = sorted(p.table for p in selectors.plays([event]))
         assert ours == theirs, event.name
     assert ResultSubmission.objects.filter(tournament=s.events[2]).count() == 4
+
+
+# ------------------------------------------------------------------ the arithmetic on any season
+
+def _plays(draw: hs.DrawFn) -> list[figures.Play]:
+    out = []
+    for t in range(draw(hs.integers(0, 12))):
+        size = draw(hs.integers(2, 6))
+        people = draw(hs.lists(hs.integers(1, 15), min_size=size, max_size=size, unique=True))
+        places = draw(hs.lists(hs.integers(1, size), min_size=size, max_size=size))
+        seats = tuple(figures.SeatPlay(s + 1, p, pl, p % 3 or None, f"C{p % 4}") for s, (p, pl) in
+                      enumerate(zip(people, places, strict=True)))
+        out.append(figures.Play(t % 3, 1, dt.date(2025 + t % 2, 1, 1), t, seats, draw(hs.booleans()),
+                                draw(hs.sampled_from(["objective", "sdadata", "time"])),
+                                tuple(draw(hs.lists(hs.tuples(hs.integers(1, 6), hs.integers(1, 6)), max_size=4)))))
+    return out
+
+
+@given(hs.composite(_plays)())
+def test_the_figures_add_up_on_any_season(plays: list[figures.Play]) -> None:
+    """Whatever the season: every seat taken is one table of that seat; every first place is one
+    win, by seat, by player and by card alike; games and places add up across the players."""
+    firsts = sum(s.place == 1 for p in plays for s in p.seats)
+    club = figures.club_year(plays, 1, set())
+    assert sum(w["of"] for w in club["wins_by_seat"]) == club["seats"] == sum(p.size for p in plays)
+    assert sum(w["n"] for w in club["wins_by_seat"]) == firsts
+    assert club["new_players"] == club["players"]
+    players = figures.player_years(plays, [], {})
+    assert sum(r["games"] for r in players.values()) == club["seats"]
+    assert sum(r["wins"] for r in players.values()) == firsts
+    assert sum(r["place_sum"] for r in players.values()) == sum(s.place for p in plays for s in p.seats)
+    recorded = [p for p in plays if p.recorded]
+    play = figures.play_figures(plays)
+    assert play["games"] == len(recorded) == sum(r["n"] for r in play["endings"])
+    assert sum(r["n"] for r in play["by_objective"]) == sum(s.place == 1 for p in recorded for s in p.seats)
+    assert sum(s["games"] for s in play["by_size"]) == len(recorded)
+    assert play["sdadata"]["rolls"] == sum(len(p.rolls) for p in recorded)
