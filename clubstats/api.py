@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from ranking.api import RankingPlayerSerializer
 from tournaments.models import Club, Player
 
-from . import selectors
+from . import selectors, services
 from .models import ALL_YEARS, Sheet
 
 FIGURES_HELP = ("Recorded games' figures: games; by_seat [{seat, n (wins), of (games), rate, low, high}] (95% Wilson "
@@ -158,3 +158,20 @@ class ClubRankingAPI(APIView):
                          "best_n": sheet.data["best_n"] if sheet else rule.best_n,
                          "computed_at": sheet.computed_at if sheet else None,
                          "rows": [{**r, "player": _player(players.get(r["player"]), r["player"])} for r in rows]})
+
+
+class RankingRuleSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="\"sum\": every event's total added up; \"best\": the best_n highest.")
+    best_n = serializers.IntegerField(help_text="Events that count under \"best\" (1 to 100).")
+
+
+class ClubRankingRuleAPI(APIView):
+    @extend_schema(operation_id="club_ranking_rule", request=RankingRuleSerializer, responses=RankingRuleSerializer,
+                   summary="Set a club's ranking rule (its admins or a federation admin); the ranking is rebuilt")
+    def put(self, request: Request, pk: int) -> Response:
+        club = get_object_or_404(Club, pk=pk)
+        data = request.data if isinstance(request.data, dict) else {}
+        # the service checks the values (HTTP 400 naming the field, rule CLUBRANKING) and who asks
+        rule = services.set_rule(actor=request.user, club=club, rule=str(data.get("rule") or ""),
+                                 best_n=data.get("best_n", 5))
+        return Response({"rule": rule.rule, "best_n": rule.best_n})

@@ -173,3 +173,21 @@ def test_the_club_player_and_events_pages_lead_to_the_statistics(season: made_up
     history = italian.get(reverse("history:player", args=[season.p[1].pk])).content.decode()
     assert reverse("clubstats:player", args=[season.p[1].pk]) in history
     assert reverse("clubstats:home") in italian.get(reverse("tournaments:list")).content.decode()
+
+
+def test_the_rule_through_the_api(season: made_up.Season, django_capture_on_commit_callbacks) -> None:
+    from rest_framework.test import APIClient
+
+    url = f"/api/statistics/clubs/{season.beta.pk}/ranking/rule/"
+    api = APIClient()
+    assert api.put(url, {"rule": "best", "best_n": 1}, format="json").status_code in (401, 403)
+    admin = make_user("admin-beta")
+    ClubRoleFactory(club=season.beta, user=admin, role="admin")
+    api.force_authenticate(admin)
+    bad = api.put(url, {"rule": "best", "best_n": 0}, format="json")
+    assert bad.status_code == 400 and bad.json()["rule"] == "CLUBRANKING" and "best_n" in bad.json()
+    with django_capture_on_commit_callbacks(execute=True):
+        ok = api.put(url, {"rule": "best", "best_n": 2}, format="json")
+    assert ok.status_code == 200 and ok.json() == {"rule": "best", "best_n": 2}
+    ranking = api.get(f"/api/statistics/clubs/{season.beta.pk}/ranking/").json()
+    assert (ranking["rule"], ranking["best_n"]) == ("best", 2)
