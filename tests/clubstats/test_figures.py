@@ -193,8 +193,8 @@ def test_a_rebuild_gives_the_same_figures(season: made_up.Season) -> None:
 def test_finishing_an_event_updates_the_figures(django_capture_on_commit_callbacks) -> None:
     """The running E4 finished by its organizer: the task after the commit counts it (P2 won
     from seat 1 at a table of 3)."""
-    from tournaments.services import change_status
     from tests.factories.tournaments import make_user
+    from tournaments.services import change_status
 
     s = made_up.build()
     organizer = make_user("boss", is_superuser=True)
@@ -210,7 +210,13 @@ def test_a_game_entered_as_its_record_is_a_recorded_game(django_capture_on_commi
     """A referee uploads a game's record (the engine adjudicates it); once the event finishes, its
     seats, cards, sdadata rolls and ending are in the figures, as the record says."""
     from engine import Replay, parse_record, simulate
-    from tests.factories.scoring import ScoringPlayerFactory, ScoringTournamentFactory, enter, make_table, role
+    from tests.factories.scoring import (
+        ScoringPlayerFactory,
+        ScoringTournamentFactory,
+        enter,
+        make_table,
+        role,
+    )
     from tests.factories.tournaments import make_user
     from tournaments.services import change_status
 

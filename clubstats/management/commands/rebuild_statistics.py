@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from config.commands import DomainCommand
 from clubstats import services
+from config.commands import DomainCommand
 
 
 class Command(DomainCommand):
