@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from config.engine_messages import ending as ending_label
+from common.engine_messages import ending as ending_label
 
 from .models import ALL_YEARS, Sheet
 

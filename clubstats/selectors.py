@@ -11,9 +11,9 @@ from typing import Any
 from django.db.models import QuerySet
 
 from scoring import selectors as scoring
-from scoring.models import Confirmation, ResultSubmission, ScoringSettings
+from scoring.models import Confirmation, ResultSubmission
 from tables.models import Table, TurnEvent
-from tournaments.models import Club, Player, Tournament
+from tournaments.models import Club, Player, ScoringSettings, Tournament
 from tournaments.names import sort_key
 
 from .figures import EventResult, Play, SeatPlay

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 from tournaments import audit, clubs
 from tournaments.models import Club, Player, Tournament
 
@@ -170,7 +170,7 @@ def set_rule(*, actor: Any, club: Club, rule: str, best_n: Any) -> RankingRule:
         saved, _created = RankingRule.objects.update_or_create(club=club, defaults={"rule": rule, "best_n": n})
         audit.record(actor=actor, action="clubstats.ranking_rule", obj=saved, tournament=None, before=before,
                      after={"rule": saved.rule, "best_n": saved.best_n})
-        from config.celery import app
+        from celery import current_app as app
 
         transaction.on_commit(lambda: app.tasks["clubstats.tasks.rerank"].delay(club.pk), robust=True)
     return saved

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from config.errors import DomainError, Refusal
+from common.errors import DomainError, Refusal
 from tournaments import clubs
 from tournaments.models import Club, Player, normalise_name
 from tournaments.spreadsheets import csv_download
@@ -108,7 +108,7 @@ def ranking_rule(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.set_rule(actor=request.user, club=the_club, rule=rule, best_n=best_n)
     except DomainError as exc:
-        if exc.kind != Refusal.INVALID:  # not allowed: the refusal page (config/refusals.py)
+        if exc.kind != Refusal.INVALID:  # not allowed: the refusal page (common/refusals.py)
             raise
         year, years, section, sheet = _ranking(request, the_club)
         return render(request, "clubstats/ranking.html", {

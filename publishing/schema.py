@@ -30,7 +30,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 from engine import ENTERED, ClubFormat, RuleSet
 from tournaments.formats.choice import MAX_GAMES
 from tournaments.models import Club, Player, Tournament
@@ -468,7 +468,7 @@ STANDINGS = Record({
     "rows": Required(ListOf(ROW, MAX_PLAYERS, unique="player")),
 })
 
-SCORING = Record({  # the format chosen on the laptop (scoring.models.ScoringSettings)
+SCORING = Record({  # the format chosen on the laptop (tournament.event_format())
     "preset": Text(30),
     "method": Text(20),
     "tiebreaks": ListOf(Text(40), 20),

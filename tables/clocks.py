@@ -26,9 +26,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from tournaments import audit
-from tournaments.formats import has_clock, time_limit
 from tournaments.models import Tournament
 
 from .closure_state import start_closure
@@ -102,7 +101,7 @@ def bump(table: Table) -> None:
 def _schedule_expiry(table: Table) -> None:
     """Production: the worker fires at the deadline. Eager (embedded default): never run the
     task now — expiry is derived, and marked by the first read or write after the deadline."""
-    from config.celery import app
+    from celery import current_app as app
 
     if app.conf.task_always_eager:
         return
@@ -153,9 +152,10 @@ def start_clock(table: Table, *, actor: Any, now: dt.datetime | None = None) -> 
     set's time limit and schedules the expiry task (only when a worker exists)."""
     now = _now(now)
     tournament = table.game.tournament
-    if not has_clock(tournament):
+    fmt = tournament.event_format()
+    if not fmt.has_clock():
         return  # E-TIME does not apply (CLASSIC)
-    limit = time_limit(tournament)
+    limit = fmt.time_limit()
     with transaction.atomic():
         locked = _locked(table)
         if locked.clock_started_at is not None:

@@ -277,8 +277,9 @@ def test_the_results_that_count_are_scorings(django_capture_on_commit_callbacks)
     """The tables read are the ones scoring counts: where the organizer publishes unconfirmed
     results, E2's unconfirmed table 4 counts too (P2 wins from seat 1 at a table of 3); a
     correction counts once confirmed, the version before it until then."""
-    from scoring.models import ResultSubmission, ScoringSettings
+    from scoring.models import ResultSubmission
     from scoring.selectors import table_states
+    from tournaments.models import ScoringSettings
 
     s = made_up.build()
     ScoringSettings.objects.create(tournament=s.events[2], publish_unconfirmed=True)

@@ -132,7 +132,7 @@ def test_the_ranking_page_csv_and_rule(season: made_up.Season, italian: Client,
 
 
 def test_the_rule_through_the_service_refuses_clearly(season: made_up.Season) -> None:
-    from config.errors import DomainError, PermissionDeniedError
+    from common.errors import DomainError, PermissionDeniedError
 
     with pytest.raises(PermissionDeniedError):
         services.set_rule(actor=make_user("nobody"), club=season.alfa, rule="best", best_n=3)

@@ -39,10 +39,10 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from scoring.models import ResultSubmission, ScoringSettings
+from scoring.models import ResultSubmission
 from tests.factories import scoring as f
 from tests.gunicorn import Gunicorn, server_env, stop_process
-from tournaments.models import Tournament
+from tournaments.models import ScoringSettings, Tournament
 
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -337,7 +337,7 @@ def test_with_redis_gone_pages_answer_from_the_database_and_writes_are_kept(stac
     stack.redis.kill()
     down = time.monotonic()
     try:
-        # a process keeps the version numbers it read for a second (config/live.py)
+        # a process keeps the version numbers it read for a second (common/live.py)
         time.sleep(1.2)
         for path in (standings, f"/t/{t.slug}/standings/", f"/t/{t.slug}/"):
             status, headers, body = stack.request("GET", path, headers={"Accept": "text/html"})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from clubstats import services
-from config.commands import DomainCommand
+from common.commands import DomainCommand
 
 
 class Command(DomainCommand):
