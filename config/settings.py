@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "teams",  # above scoring, ranking and workbook: team events (CNS, club team tournaments), docs/teams.md
     "selfservice",  # above scoring: players' own check-in, calling the referee, hidden standings
     "fees",  # above tournaments: entry fees, payments at check-in, club members (docs/fees.md)
+    "clubstats",  # above scoring and ranking: the clubs' and players' statistics, docs/statistics.md
     "config.apps.SiteConfig",  # the site itself: manage.py api_contract (the live pages: common/live.py)
 ]
 

@@ -29,6 +29,7 @@ api_patterns = [
     path("", include("teams.api_urls")),
     path("", include("selfservice.api_urls")),
     path("", include("fees.api_urls")),
+    path("", include("clubstats.api_urls")),
 ]
 
 urlpatterns = [
@@ -57,6 +58,7 @@ urlpatterns = [
     path("", include("teams.urls")),
     path("", include("selfservice.urls")),
     path("", include("fees.urls")),
+    path("", include("clubstats.urls")),
     path("clubs/", include("clubs.urls")),
     path("", include("publishing.urls")),
     path("", include("tournaments.urls")),

@@ -1,5 +1,5 @@
 """The apps depend one way: engine <- common <- tournaments <- tables <- scoring <- the feature
-apps (clubs, ranking, workbook, history, seasons, publishing, ratings, teams, selfservice, fees) <- config
+apps (clubs, ranking, workbook, history, seasons, publishing, ratings, teams, selfservice, fees, clubstats) <- config
 (docs/architecture.md, "The parts and their direction").
 
 ``common`` is the floor of shared helpers (errors, refusals, edges, exact JSON, the live pages'
@@ -27,7 +27,7 @@ from tests.engine.test_purity import imported_modules
 ROOT = Path(__file__).resolve().parents[2]
 # each may import only those before it; the feature apps sit above the three apps they read
 LAYERS = ("engine", "common", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons",
-          "publishing", "ratings", "teams", "selfservice", "fees")
+          "publishing", "ratings", "teams", "selfservice", "fees", "clubstats")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
 WIRING = "config"  # above every layer: imported by none of them
 ENGINE_USERS = sorted(p for part in (*LAYERS[1:], "config") for p in (ROOT / part).rglob("*.py"))

@@ -120,6 +120,13 @@ EXPECTED: dict[str, Any] = {
     "ranking:national": READ, "ranking:national-year": READ, "ranking:national-player": READ,
     "ranking:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
     "ratings:list": READ, "api-ratings": READ,
+    # the statistics: public reads; a club's ranking rule by its admins (clubstats/services.py: set_rule)
+    **{f"clubstats:{n}": READ for n in ("home", "games_csv", "players", "players_csv", "player", "club", "club_csv",
+                                        "ranking", "ranking_csv")},
+    **{n: READ for n in ("api-statistics-games", "api-statistics-club", "api-statistics-club-ranking",
+                         "api-statistics-player")},
+    "clubstats:ranking_rule": {"post": {"club_admin"} | FEDERATION},
+    "api-statistics-club-ranking-rule": {"put": {"club_admin"} | FEDERATION},
     # a player's history across events and head-to-head: public and read-only
     "history:player": READ, "history:opponents": READ, "history:head-to-head": READ,
     "api-player-history": READ, "api-head-to-head": READ,

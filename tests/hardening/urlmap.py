@@ -133,6 +133,12 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "ranking:national-export": lambda w: {"year": 2026, "fmt": "csv"},
     "api-national-ranking": lambda w: {}, "api-national-ranking-year": lambda w: {"year": 2026},
     "ratings:list": lambda w: {}, "api-ratings": lambda w: {},
+    **{f"clubstats:{n}": (lambda w: {}) for n in ("home", "games_csv", "players", "players_csv")},
+    "clubstats:player": lambda w: {"pk": w.player}, "api-statistics-player": lambda w: {"pk": w.player},
+    **{f"clubstats:{n}": (lambda w: {"pk": w.club}) for n in ("club", "club_csv", "ranking", "ranking_csv", "ranking_rule")},
+    "api-statistics-games": lambda w: {},
+    **{n: (lambda w: {"pk": w.club}) for n in ("api-statistics-club", "api-statistics-club-ranking",
+                                               "api-statistics-club-ranking-rule")},
     "history:player": lambda w: {"pk": w.player}, "history:opponents": lambda w: {"pk": w.player},
     "history:head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
     "api-player-history": lambda w: {"pk": w.player},
@@ -310,6 +316,8 @@ def _invitation(w: World) -> int:
 
 # Form fields a write needs to get past its own lookups (so "accepted" is not hidden by a 404).
 BODY: dict[str, Callable[[World], Any]] = {
+    "clubstats:ranking_rule": lambda w: {"rule": "best", "best_n": "3"},
+    "api-statistics-club-ranking-rule": lambda w: {"rule": "best", "best_n": 3},
     "tournaments:link_create": lambda w: {"kind": "player", "registration": w.registration},
     "tournaments:invitation_create": lambda w: {"invite-role": "referee"},
     "api-invitations": lambda w: {"role": "referee"},
