@@ -27,6 +27,8 @@ from tournaments.models import Club, Season, Tournament
 from . import evenings as club_seasons
 from . import selectors as season_selectors
 from . import services as seasons
+from .finals import options as final_options
+from .finals import selectors as finals_selectors
 from .forms import EveningForm, SeasonForm
 
 
@@ -53,12 +55,14 @@ def _context(request: HttpRequest, season: Season) -> dict[str, Any]:
     evenings = list(visible.filter(season=season).order_by("date", "pk"))
     user = request.user
     changer = user.is_authenticated and not getattr(user, "link_tournament_id", None)
+    standings = season_selectors.standings(season)
     return {
-        "club": season.club, "season": season, "s": season_selectors.standings(season),
+        "club": season.club, "season": season, "s": standings,
         "evenings": [(t, changer and club_seasons.may_change_evenings(user, season, t)) for t in evenings],
         "attachable": [t for t in seasons.attachable(season)
                        if club_seasons.may_change_evenings(user, season, t)] if changer else [],
         "manager": club_seasons.may_manage(user, season.club),
+        "finals": finals_selectors.overview(season, standings),
     }
 
 
@@ -78,8 +82,9 @@ def season_standings(request: HttpRequest, club: int, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @_managers_only
 def season_create(request: HttpRequest, club: Club) -> HttpResponse:
-    form = SeasonForm(request.POST or None, initial={"rule": Season.Rule.SUM, "preset": "campionato",
-                                                     "year": timezone.localdate().year, "evening_games": 2})
+    form = SeasonForm(request.POST or None, initial={
+        "rule": Season.Rule.SUM, "preset": "campionato", "year": timezone.localdate().year, "evening_games": 2,
+        **{f"finals_{k}": v for k, v in final_options.DEFAULTS.items()}})
     if request.method == "POST" and form.is_valid():
         try:
             season = seasons.create_season(actor=request.user, club=club, **form.cleaned_data)

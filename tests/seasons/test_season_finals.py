@@ -1,0 +1,149 @@
+"""A season's final phase end to end: the option through the seasons API (checked, audited), the
+final-phase event and the torneo degli esclusi made from the standings, an absent qualifier
+replaced by the next in line, semifinals and final drawn with the knock-out machinery, results
+entered as usual, and the season's final ranking with the final's outcome on top."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from seasons.finals import selectors, services
+from tables.models import Game, Table
+from tests.factories import scoring as f
+from tests.factories.tournaments import PlayerFactory, UserFactory
+from tournaments.models import AuditEntry, Registration
+
+from .conftest import FIRST, SECOND, evening_of, play
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Luca", "Marta", "Nino", "Olga")
+
+
+def client_for(user: Any = None) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def league(club_admin: dict[str, Any]) -> dict[str, Any]:
+    """12 players, 2 evenings of 3 tables. S-RTU: P 50/30/20/10 → 80, 45, 25, 10 (FIRST);
+    P 40/35/15/10 → 70, 50, 20, 10 (SECOND)."""
+    season, admin = club_admin["season"], club_admin["admin"]
+    p = {n: PlayerFactory(first_name=n, last_name="Lario", club=club_admin["club"]) for n in NAMES}
+    today = timezone.localdate()
+    one = evening_of(season, today - dt.timedelta(days=14), list(p.values()))
+    for g, names in enumerate((NAMES[0:4], NAMES[4:8], NAMES[8:12])):
+        play(one, [p[n] for n in names], FIRST, admin=admin) if g != 1 else play(
+            one, [p[n] for n in names], SECOND, admin=admin)
+    two = evening_of(season, today - dt.timedelta(days=7), [p[n] for n in NAMES[:11]])
+    for names in (("Elena", "Anna", "Ivo", "Bruno"), ("Carla", "Dario", "Luca", "Fabio"),
+                  ("Gina", "Marta", "Nino", "Olga")):
+        play(two, [p[n] for n in names], FIRST, admin=admin)
+    return {**club_admin, "p": p}
+
+
+def patch(c: Client, season: Any, data: dict[str, Any]) -> Any:
+    return c.patch(reverse("api-season", kwargs={"pk": season.pk}), data, content_type="application/json")
+
+
+def test_the_option_in_the_seasons_api_is_checked_and_audited(league: dict[str, Any]) -> None:
+    admin, season = client_for(league["admin"]), league["season"]
+    assert admin.get(reverse("api-season", kwargs={"pk": season.pk})).json()["finals"] is False
+    bad = patch(admin, season, {"finals": True, "finals_semifinal_places": 6})
+    assert bad.status_code == 400 and bad.json()["rule"] == "T-SIZE" and "finals_semifinal_places" in bad.json()
+    bad = patch(admin, season, {"finals": True, "finals_direct": 4, "finals_semifinal_places": 8})  # 4 + 2 = 6
+    assert bad.status_code == 400 and bad.json()["rule"] == "T-SIZE" and "finals_direct" in bad.json()
+    ok = patch(admin, season, {"finals": True, "finals_min_evenings": 2})
+    assert ok.status_code == 200, ok.content
+    assert {k: v for k, v in ok.json().items() if k.startswith("finals")} == {
+        "finals": True, "finals_direct": 2, "finals_semifinal_places": 8, "finals_ripescati": 1,
+        "finals_min_evenings": 2, "finals_consolation": True}
+    entry = AuditEntry.objects.filter(action="season.update").latest("pk")
+    assert entry.before["finals"] is None and entry.after["finals"]["min_evenings"] == 2
+    someone = client_for(UserFactory(username="curioso"))
+    assert patch(someone, season, {"finals": False}).status_code == 403
+    assert client_for().get(reverse("api-season-finals", kwargs={"pk": season.pk})).status_code == 200
+
+
+def test_the_final_phase_from_standings_to_the_final_ranking(league: dict[str, Any]) -> None:
+    admin, season, p = league["admin"], league["season"], league["p"]
+    patch(client_for(admin), season, {"finals": True, "finals_min_evenings": 2})
+    view = selectors.overview(season)
+    assert view is not None
+    roles = {r["name"].split()[0]: r["role"] for r in view["rows"]}
+    # totals (sum of both evenings): Elena 70+80=150, Anna 80+45=125, Carla 25+80=105, Ivo 80+25=105,
+    # Gina 20+80=100, Luca 45+25=70, Marta 10+45=55 …; Olga played one evening (10): no ripescaggio
+    assert [r["name"].split()[0] for r in view["rows"][:2]] == ["Elena", "Anna"]
+    assert roles["Elena"] == roles["Anna"] == "direct"
+    assert sum(1 for r in roles.values() if r in ("semifinal", "ripescato")) == 8
+    assert roles["Olga"] == "consolation"
+    assert list(roles.values()).count("ripescato") == 1
+
+    services.create_phase(season, actor=admin)
+    finals = season.finals
+    assert finals.phase.registrations.active().count() == 10
+    assert {r.player.first_name for r in finals.consolation_event.registrations.active()} == {
+        n for n, r in roles.items() if r == "consolation"}
+    entry = AuditEntry.objects.get(action="season.final_phase")
+    assert len(entry.after["semifinal"]) == 8 and entry.actor == admin
+
+    # Elena cannot come: Anna and the best semifinalist go straight to the final; the next in
+    # line leaves the torneo degli esclusi for the semifinals
+    reserve = next(r for r in view["rows"] if r["role"] == "consolation")
+    services.mark_absent(season, p["Elena"].pk, actor=admin)
+    view = selectors.overview(season)
+    roles = {r["player"]: r["role"] for r in view["rows"]}
+    assert roles[p["Elena"].pk] == "absent" and roles[reserve["player"]] in ("semifinal", "ripescato")
+    assert Registration.objects.active().filter(tournament=finals.phase, player_id=reserve["player"]).exists()
+    assert not Registration.objects.active().filter(tournament=finals.consolation_event,
+                                                    player_id=reserve["player"]).exists()
+
+    semis = services.draw_semifinals(season, actor=admin, seed="semifinali")
+    tables = list(Table.objects.filter(game=semis).order_by("number"))
+    assert [t.seats.count() for t in tables] == [4, 4]
+    assert selectors.overview(season)["step"] == "semifinals_playing"
+    for t in tables:
+        play_table(finals.phase, t, admin)
+    # Anna (straight to the final) is absent too, after the semifinals were drawn: her seat goes
+    # to the best semifinal loser (second at a table, then the better standing)
+    services.mark_absent(season, p["Anna"].pk, actor=admin)
+    final = services.draw_final(season, actor=admin, seed="finale")
+    layout = final.composition_options["knockout"]["finals"][0]
+    assert layout["how"] == ["direct", "winner", "winner", "best_loser"]
+    assert p["Anna"].pk not in layout["players"]
+    play_table(finals.phase, Table.objects.get(game=final), admin)
+
+    view = selectors.overview(season)
+    assert view["step"] == "done"
+    ranking = view["ranking"]
+    final_order = [p["player"] for p in view["final_table"]["order"]]
+    assert [r["player"] for r in ranking[:4]] == final_order  # the final's outcome on top
+    # then the semifinals' other players, then everyone else (Elena and Anna, absent, by the standings)
+    assert ranking[4]["how"].startswith("Semifin") and len(ranking) == 12
+
+
+def play_table(phase: Any, table: Table, admin: Any) -> None:
+    """P 40/35/15/10 in seat order: seat 1 wins (results entered as usual: a referee, confirmed)."""
+    Game.objects.filter(pk=table.game_id).update(status=Game.Status.RUNNING)
+    f.enter(table, f.role(phase, "referee"), "short", SECOND, confirm_by=admin)
+
+
+def test_only_the_clubs_admins_create_the_final_phase(league: dict[str, Any]) -> None:
+    patch(client_for(league["admin"]), league["season"], {"finals": True})
+    url = reverse("api-season-finals", kwargs={"pk": league["season"].pk})
+    assert client_for(UserFactory(username="curioso")).post(url, {}, content_type="application/json").status_code == 403
+    first = client_for(league["admin"]).post(url, {}, content_type="application/json")
+    assert first.status_code == 201 and first.json()["step"] == "draw_semifinals"
+    again = client_for(league["admin"]).post(url, {}, content_type="application/json")
+    assert again.status_code == 409 and again.json()["rule"] == "DUPLICATE"
+    changed = patch(client_for(league["admin"]), league["season"], {"finals_direct": 1, "finals_semifinal_places": 12})
+    assert changed.status_code == 409
