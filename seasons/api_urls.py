@@ -13,7 +13,7 @@ urlpatterns = [
     path("seasons/<id:pk>/evenings/detach/", api.SeasonEveningDetachAPI.as_view(),
          name="api-season-evenings-detach"),
     path("seasons/<id:pk>/finals/", finals_api.SeasonFinalsAPI.as_view(), name="api-season-finals"),
-    path("seasons/<id:pk>/finals/absent/", finals_api.SeasonFinalsAbsentAPI.as_view(), name="api-season-finals-absent"),
-    path("seasons/<id:pk>/finals/<str:phase>/", finals_api.SeasonFinalsDrawAPI.as_view(),
-         name="api-season-finals-draw"),
+    path("seasons/<id:pk>/finals/withdraw/", finals_api.SeasonFinalsWithdrawAPI.as_view(),
+         name="api-season-finals-withdraw"),
+    path("seasons/<id:pk>/finals/draw/", finals_api.SeasonFinalsDrawAPI.as_view(), name="api-season-finals-draw"),
 ]

@@ -16,6 +16,6 @@ urlpatterns = [
     # its final phase
     path("clubs/<id:club>/seasons/<id:pk>/finals/", finals.finals_page, name="finals"),
     path("clubs/<id:club>/seasons/<id:pk>/finals/create/", finals.phase_create, name="finals-create"),
-    path("clubs/<id:club>/seasons/<id:pk>/finals/absent/", finals.absent, name="finals-absent"),
+    path("clubs/<id:club>/seasons/<id:pk>/finals/withdraw/", finals.absent, name="finals-absent"),
     path("clubs/<id:club>/seasons/<id:pk>/finals/draw/<str:phase>/", finals.draw, name="finals-draw"),
 ]

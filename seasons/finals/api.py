@@ -58,8 +58,12 @@ class AbsentInputSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
-class SeedInputSerializer(serializers.Serializer):
-    seed = serializers.CharField(required=False, allow_blank=True, max_length=64)
+class DrawInputSerializer(serializers.Serializer):
+    phase = serializers.ChoiceField(choices=["semifinals", "final"],
+                                    help_text="semifinals: the semifinal tables (drawn again until they start); "
+                                              "final: the final table, once every semifinal has its result")
+    seed = serializers.CharField(required=False, allow_blank=True, max_length=64,
+                                 help_text="the draw's seed (default: a random one, kept on the game)")
 
 
 def _season(pk: int) -> Season:
@@ -92,7 +96,7 @@ class SeasonFinalsAPI(APIView):
         return Response(FinalsSerializer(_overview(season)).data, status=status.HTTP_201_CREATED)
 
 
-class SeasonFinalsAbsentAPI(APIView):
+class SeasonFinalsWithdrawAPI(APIView):
     @extend_schema(request=AbsentInputSerializer, responses=FinalsSerializer,
                    summary="A qualifier is absent: withdrawn, the next in line comes in (club admin)")
     def post(self, request: Request, pk: int) -> Response:
@@ -103,13 +107,11 @@ class SeasonFinalsAbsentAPI(APIView):
 
 
 class SeasonFinalsDrawAPI(APIView):
-    @extend_schema(request=SeedInputSerializer, responses=FinalsSerializer,
-                   summary="Draw the semifinal tables (`semifinals`) or the final table (`final`) (club admin)")
-    def post(self, request: Request, pk: int, phase: str) -> Response:
-        data = _validated(SeedInputSerializer, request.data)
+    @extend_schema(request=DrawInputSerializer, responses=FinalsSerializer,
+                   summary="Draw the semifinal tables or the final table (club admin)")
+    def post(self, request: Request, pk: int) -> Response:
+        data = _validated(DrawInputSerializer, request.data)
         season = _season(pk)
-        draw = {"semifinals": services.draw_semifinals, "final": services.draw_final}.get(phase)
-        if draw is None:
-            raise DomainError(_("Draw the semifinals or the final."), field="phase", rule="FORMAT")
+        draw = services.draw_semifinals if data["phase"] == "semifinals" else services.draw_final
         draw(season, actor=request.user, seed=data.get("seed"))
         return Response(FinalsSerializer(_overview(season)).data)

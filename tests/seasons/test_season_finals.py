@@ -147,3 +147,24 @@ def test_only_the_clubs_admins_create_the_final_phase(league: dict[str, Any]) ->
     assert again.status_code == 409 and again.json()["rule"] == "DUPLICATE"
     changed = patch(client_for(league["admin"]), league["season"], {"finals_direct": 1, "finals_semifinal_places": 12})
     assert changed.status_code == 409
+
+
+def test_absences_and_draws_through_the_api(league: dict[str, Any]) -> None:
+    admin, season, p = client_for(league["admin"]), league["season"], league["p"]
+    patch(admin, season, {"finals": True, "finals_min_evenings": 2})
+    base = reverse("api-season-finals", kwargs={"pk": season.pk})
+    post = lambda path, body: admin.post(base + path, body, content_type="application/json")  # noqa: E731
+    assert post("", {"date": "2026-12-20"}).status_code == 201
+    gone = post("withdraw/", {"player": p["Elena"].pk, "reason": "influenza"})
+    assert gone.status_code == 200
+    assert {r["name"].split()[0]: r["role"] for r in gone.json()["rows"]}["Elena"] == "absent"
+    assert post("withdraw/", {"player": p["Elena"].pk}).json()["rule"] == "REQUIRED"  # not in it any more
+    early = post("draw/", {"phase": "final"})
+    assert early.status_code == 400 and early.json()["rule"] == "K-KO-RCU"  # the semifinals come first
+    assert post("draw/", {"phase": "quarti"}).status_code == 400
+    drawn = post("draw/", {"phase": "semifinals", "seed": "s1"})
+    assert drawn.status_code == 200 and len(drawn.json()["semifinal_tables"]) == 2
+    assert drawn.json()["step"] == "semifinals_playing"
+    assert AuditEntry.objects.filter(action="knockout.semifinals", actor=league["admin"]).count() == 1
+    someone = client_for(UserFactory(username="curioso"))
+    assert someone.post(base + "draw/", {"phase": "semifinals"}, content_type="application/json").status_code == 403
