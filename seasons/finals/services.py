@@ -42,7 +42,7 @@ RULE = "K-KO-RCU"
 
 
 def _finals(season: Season, *, lock: bool = False) -> SeasonFinals:
-    rows = SeasonFinals.objects.select_for_update() if lock else SeasonFinals.objects
+    rows = SeasonFinals.objects.select_for_update(of=("self",)) if lock else SeasonFinals.objects
     finals = rows.filter(season_id=season.pk).select_related("phase", "consolation_event").first()
     if finals is None:
         raise DomainError(_("This season has no final phase: turn it on in the season's settings."),

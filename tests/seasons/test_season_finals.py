@@ -33,22 +33,24 @@ def client_for(user: Any = None) -> Client:
     return c
 
 
-@pytest.fixture
-def league(club_admin: dict[str, Any]) -> dict[str, Any]:
-    """12 players, 2 evenings of 3 tables. S-RTU: P 50/30/20/10 → 80, 45, 25, 10 (FIRST);
-    P 40/35/15/10 → 70, 50, 20, 10 (SECOND)."""
-    season, admin = club_admin["season"], club_admin["admin"]
-    p = {n: PlayerFactory(first_name=n, last_name="Lario", club=club_admin["club"]) for n in NAMES}
+def make_league(club: Any, admin: Any, season: Any) -> dict[str, Any]:
+    """12 players, 2 evenings of 3 tables. S-RTU: P 50/30/20/10 → 80,
+    45, 25, 10 (FIRST); P 40/35/15/10 → 70, 50, 20, 10 (SECOND)."""
+    p = {n: PlayerFactory(first_name=n, last_name="Lario", club=club) for n in NAMES}
     today = timezone.localdate()
     one = evening_of(season, today - dt.timedelta(days=14), list(p.values()))
-    for g, names in enumerate((NAMES[0:4], NAMES[4:8], NAMES[8:12])):
-        play(one, [p[n] for n in names], FIRST, admin=admin) if g != 1 else play(
-            one, [p[n] for n in names], SECOND, admin=admin)
-    two = evening_of(season, today - dt.timedelta(days=7), [p[n] for n in NAMES[:11]])
+    for names, data in ((NAMES[0:4], FIRST), (NAMES[4:8], SECOND), (NAMES[8:12], FIRST)):
+        play(one, [p[n] for n in names], data, admin=admin)
+    two = evening_of(season, today - dt.timedelta(days=7), list(p.values()))
     for names in (("Elena", "Anna", "Ivo", "Bruno"), ("Carla", "Dario", "Luca", "Fabio"),
                   ("Gina", "Marta", "Nino", "Olga")):
         play(two, [p[n] for n in names], FIRST, admin=admin)
-    return {**club_admin, "p": p}
+    return {"club": club, "admin": admin, "season": season, "p": p}
+
+
+@pytest.fixture
+def league(club_admin: dict[str, Any]) -> dict[str, Any]:
+    return make_league(club_admin["club"], club_admin["admin"], club_admin["season"])
 
 
 def patch(c: Client, season: Any, data: dict[str, Any]) -> Any:
@@ -80,13 +82,19 @@ def test_the_final_phase_from_standings_to_the_final_ranking(league: dict[str, A
     view = selectors.overview(season)
     assert view is not None
     roles = {r["name"].split()[0]: r["role"] for r in view["rows"]}
-    # totals (sum of both evenings): Elena 70+80=150, Anna 80+45=125, Carla 25+80=105, Ivo 80+25=105,
-    # Gina 20+80=100, Luca 45+25=70, Marta 10+45=55 …; Olga played one evening (10): no ripescaggio
+    # evening 1: Anna 80 Bruno 45 Carla 25 Dario 10 | Elena 70 Fabio 50 Gina 20 Ivo 10 | Luca 80 Marta 45
+    # Nino 25 Olga 10; evening 2: Elena 80 Anna 45 Ivo 25 Bruno 10 | Carla 80 Dario 45 Luca 25 Fabio 10 |
+    # Gina 80 Marta 45 Nino 25 Olga 10. Totals: Elena 150, Anna 125, Carla 105 = Luca 105, Gina 100,
+    # Marta 90, Fabio 60, Bruno 55 = Dario 55, Nino 50, Ivo 35, Olga 20
     assert [r["name"].split()[0] for r in view["rows"][:2]] == ["Elena", "Anna"]
     assert roles["Elena"] == roles["Anna"] == "direct"
-    assert sum(1 for r in roles.values() if r in ("semifinal", "ripescato")) == 8
-    assert roles["Olga"] == "consolation"
-    assert list(roles.values()).count("ripescato") == 1
+    # 8 places - 1 ripescato = 7 by standing: places 3 to 9 (Carla … Dario)
+    assert {n for n, r in roles.items() if r == "semifinal"} == {"Carla", "Luca", "Gina", "Marta", "Fabio",
+                                                                 "Bruno", "Dario"}
+    # ripescaggio among Nino (best game 25), Ivo (25), Olga (10), all with 2 evenings: Nino and Ivo
+    # both 25, Nino is better placed (10th against 11th)
+    assert roles["Nino"] == "ripescato" and roles["Ivo"] == roles["Olga"] == "consolation"
+    assert any("Nino Lario, Ivo Lario" in t for t in view["ties"])
 
     services.create_phase(season, actor=admin)
     finals = season.finals
