@@ -55,21 +55,21 @@ def _context(request: HttpRequest, season: Season) -> dict[str, Any]:
     evenings = list(visible.filter(season=season).order_by("date", "pk"))
     user = request.user
     changer = user.is_authenticated and not getattr(user, "link_tournament_id", None)
-    standings = season_selectors.standings(season)
     return {
-        "club": season.club, "season": season, "s": standings,
+        "club": season.club, "season": season, "s": season_selectors.standings(season),
         "evenings": [(t, changer and club_seasons.may_change_evenings(user, season, t)) for t in evenings],
         "attachable": [t for t in seasons.attachable(season)
                        if club_seasons.may_change_evenings(user, season, t)] if changer else [],
         "manager": club_seasons.may_manage(user, season.club),
-        "finals": finals_selectors.overview(season, standings),
     }
 
 
 @require_GET
 def season_page(request: HttpRequest, club: int, pk: int) -> HttpResponse:
     season = _season(club, pk)
-    return render(request, "seasons/season.html", _context(request, season))
+    context = _context(request, season)
+    context["finals"] = finals_selectors.overview(season, context["s"])  # the page's section only
+    return render(request, "seasons/season.html", context)
 
 
 @require_GET

@@ -176,3 +176,28 @@ def test_absences_and_draws_through_the_api(league: dict[str, Any]) -> None:
     assert AuditEntry.objects.filter(action="knockout.semifinals", actor=league["admin"]).count() == 1
     someone = client_for(UserFactory(username="curioso"))
     assert someone.post(base + "draw/", {"phase": "semifinals"}, content_type="application/json").status_code == 403
+
+
+def test_a_final_without_semifinals_and_too_few_players(league: dict[str, Any]) -> None:
+    admin, season, p = league["admin"], league["season"], league["p"]
+    # 4 straight to the final, no semifinals: Elena 150, Anna 125, Carla 105 = Luca 105 (Carla and
+    # Luca share the 3rd place: both in, the cut is after the 4th)
+    ok = patch(client_for(admin), season, {"finals": True, "finals_direct": 4, "finals_semifinal_places": 0,
+                                           "finals_ripescati": 0, "finals_consolation": False})
+    assert ok.status_code == 200, ok.content
+    services.create_phase(season, actor=admin)
+    assert season.finals.phase.games_count == 1 and season.finals.consolation_event is None
+    services.mark_absent(season, p["Anna"].pk, actor=admin)  # Gina (100, 5th) comes in
+    final = services.draw_final(season, actor=admin)
+    seated = {s.player.first_name for s in final.seats.all()}
+    assert seated == {"Elena", "Carla", "Luca", "Gina"}
+
+
+def test_the_standings_must_fill_the_final_phase(club_season: dict[str, Any]) -> None:
+    """4 players in the standings; 2 direct + 8 semifinal places need 10."""
+    admin = club_season["admin"]
+    patch(client_for(admin), club_season["season"], {"finals": True})
+    refused = client_for(admin).post(reverse("api-season-finals", kwargs={"pk": club_season["season"].pk}), {},
+                                     content_type="application/json")
+    assert refused.status_code == 400 and refused.json()["rule"] == "K-KO-RCU"
+    assert "10" in refused.json()["detail"]
