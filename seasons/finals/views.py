@@ -23,6 +23,7 @@ from tournaments.dates import DateField
 from tournaments.models import Season
 
 from .. import evenings as club_seasons
+from ..models import SeasonFinals
 from . import selectors, services
 
 
@@ -63,6 +64,9 @@ def phase_create(request: HttpRequest, club: int, pk: int) -> HttpResponse:
         except ConflictError as exc:  # tapped twice: it exists
             messages.info(request, exc.message)
         except DomainError as exc:
+            if not SeasonFinals.objects.filter(season=season).exists():  # no page to keep the form on
+                refuse(request, exc)
+                return redirect("seasons:season", club=club, pk=pk)
             add_to_form(form, exc)
             return _page(request, season, form, status=400)
         else:

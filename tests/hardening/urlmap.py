@@ -175,9 +175,13 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
     "seasons:create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
     **{f"seasons:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
-       for n in ("season", "standings", "edit", "evening", "attach", "detach")},
+       for n in ("season", "standings", "edit", "evening", "attach", "detach", "finals", "finals-create",
+                 "finals-absent")},
+    "seasons:finals-draw": lambda w: {"club": w.club, "pk": _season(w), "phase": "semifinals"},
     **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings",
-                                                   "api-season-evenings-attach", "api-season-evenings-detach")},
+                                                   "api-season-evenings-attach", "api-season-evenings-detach",
+                                                   "api-season-finals", "api-season-finals-withdraw",
+                                                   "api-season-finals-draw")},
     "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
     "clubs:duplicates": lambda w: {}, "clubs:duplicates_decide": lambda w: {},
 }
@@ -244,6 +248,11 @@ BODY: dict[str, Callable[[World], Any]] = {
     # a whole, valid published tournament (the demo's own content): the token's PUT gets past the
     # allow-list to the receive path (refused there as a conflict: the demo is run here)
     "api-publish": lambda w: _publish_document(w),
+    # the season's final phase: a date, a player, a phase (the demo's season has no final phase: refused
+    # as such, 400, to those who may run it)
+    "seasons:finals-create": lambda w: {"date": "20/12/2026"}, "seasons:finals-absent": lambda w: {"player": w.player},
+    "api-season-finals": lambda w: {"date": "2026-12-20"}, "api-season-finals-withdraw": lambda w: {"player": w.player},
+    "api-season-finals-draw": lambda w: {"phase": "semifinals"},
     # the demo tournament, an evening of the club's season (``_season``)
     **{n: (lambda w: {"tournament": _tournament_pk(w)})
        for n in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
