@@ -26,7 +26,7 @@ pytestmark = [
 def results_for(game: Any, admin: Any) -> None:
     """Every table of ``game`` gets its result as a referee enters it (P 40/35/15/10 in seat order)."""
     from tables.models import Table
-    from tests.seasons.test_season_finals import play_table
+    from tests.seasons.conftest import play_table
 
     for table in Table.objects.filter(game=game).order_by("number"):
         play_table(game.tournament, table, admin)
@@ -35,7 +35,7 @@ def results_for(game: Any, admin: Any) -> None:
 def test_a_season_with_its_final_phase_on_a_phone(browser: Any) -> None:
     from tables.models import Game
     from tests.factories.tournaments import ClubFactory, SeasonFactory, UserFactory
-    from tests.seasons.test_season_finals import make_league
+    from tests.seasons.conftest import make_league
     from tournaments.models import ClubRole
 
     club = ClubFactory(name="Circolo RisiKo Lario")

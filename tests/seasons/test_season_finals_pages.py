@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from seasons.models import SeasonFinals
 from tests.factories.tournaments import UserFactory
 from tournaments.models import Tournament
 
-from .test_season_finals import client_for, league, patch  # noqa: F401  (the fixture)
+from .conftest import client_for, patch
 
 pytestmark = pytest.mark.django_db
 
