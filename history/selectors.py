@@ -20,8 +20,9 @@ from django.db.models import Q
 from engine import decimal
 from ranking import selectors as ranking_selectors
 from scoring import selectors as sel
-from scoring.models import Confirmation, ResultSubmission, ScoringSettings
+from scoring.models import Confirmation, ResultSubmission
 from tables.models import Seat
+from tournaments import formats
 from tournaments.models import Player, Tournament, normalise_name
 
 MAX_MATCHES = 20  # players a head-to-head search lists
@@ -69,8 +70,7 @@ def _tournaments(player_ids: Iterable[int]) -> list[Tournament]:
 def _counted_scores(tournaments: list[Tournament], table_ids: set[int]) -> dict[int, dict[int, dict[str, Any]]]:
     """{table: {seat number: score row}} of the result that counts at each table (confirmed, or
     the latest when the tournament publishes unconfirmed results)."""
-    unconfirmed = set(ScoringSettings.objects.filter(tournament__in=tournaments, publish_unconfirmed=True)
-                      .values_list("tournament_id", flat=True))
+    unconfirmed = {pk for pk, fmt in formats.of_many(tournaments).items() if fmt.publish_unconfirmed}
     confirmed = set(Confirmation.objects.filter(submission__table_id__in=table_ids)
                     .values_list("submission_id", flat=True))
     out: dict[int, dict[int, dict[str, Any]]] = {}

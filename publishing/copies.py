@@ -28,7 +28,7 @@ from ranking import formula as rk
 from ranking import national
 from scoring import recompute
 from scoring import standings as st
-from scoring.models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
+from scoring.models import Confirmation, ResultSubmission, WorkbookEvent
 from tables.models import Game, Seat, Table
 from tournaments import audit, formats
 from tournaments.formats.rules import DEFAULT_SCORING_SYSTEM
@@ -36,6 +36,7 @@ from tournaments.models import (
     Club,
     Player,
     Registration,
+    ScoringSettings,
     Tournament,
     display_name,
     normalise_name,
@@ -190,12 +191,16 @@ def materialise(row: PublishedTournament, content: dict[str, Any],
                                       for pk in dict.fromkeys(players.values())])
     _games(tournament, content["games"], players, row)
     standings = content["standings"]
-    ScoringSettings.objects.update_or_create(tournament=tournament,
-                                             defaults=_scoring(content.get("scoring"), standings))
+    chosen = _scoring(content.get("scoring"), standings)
+    method = chosen.pop("method")
+    if method in formats.STANDINGS_METHODS and method != tournament.format:  # which games count: the tournament's
+        tournament.format = method
+        tournament.save(update_fields=["format"])
+    ScoringSettings.store(tournament, **chosen)
     ranking = content.get("ranking") if isinstance(content.get("ranking"), dict) else {}
     WorkbookEvent.objects.update_or_create(tournament=tournament, defaults={
         "organizer": str(ranking.get("organizer") or row.club.name)[:150], "source": f"{SOURCE}{row.source_id}",
-        "digest": row.published_digest, "planned_rounds": tournament.games_count,
+        "digest": row.published_digest, "planned_rounds": tournament.event_format().games_count,
         "dates": [_day(ranking.get("first_day"), tournament.date).isoformat()],
         "standings": _standings(standings["rows"], players), "imported_at": timezone.now()})
     audit.record(actor=None, action="publish.receive", obj=tournament, tournament=tournament, before=None,
@@ -212,7 +217,8 @@ def materialise(row: PublishedTournament, content: dict[str, Any],
 def _scoring(sent: Any, standings: dict[str, Any]) -> dict[str, Any]:
     """The laptop's format choices (preset, games that count, tie-break chain, changed numbers):
     the standings' header, the format page and the national type read them. A laptop of an
-    older version sent only the standings' method."""
+    older version sent only the standings' method. ``method`` goes to the tournament's
+    ``format`` (its one home); the rest to its ``ScoringSettings``."""
     sent = sent if isinstance(sent, dict) else {"method": standings.get("method")}
     preset = str(sent.get("preset") or "")
     best_n = sent.get("best_n")

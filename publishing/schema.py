@@ -468,7 +468,7 @@ STANDINGS = Record({
     "rows": Required(ListOf(ROW, MAX_PLAYERS, unique="player")),
 })
 
-SCORING = Record({  # the format chosen on the laptop (scoring.models.ScoringSettings)
+SCORING = Record({  # the format chosen on the laptop (tournament.event_format())
     "preset": Text(30),
     "method": Text(20),
     "tiebreaks": ListOf(Text(40), 20),

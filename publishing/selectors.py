@@ -21,8 +21,8 @@ def play_of(tournament: Tournament) -> dict[str, Any]:
     by_table: dict[int, list[Seat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table_id, []).append(seat)
-    conf = selectors.settings_for(tournament)
-    counting = {state.table.pk: sub for state, sub in selectors.counted_results(tournament, conf)}
+    fmt = tournament.event_format()
+    counting = {state.table.pk: sub for state, sub in selectors.counted_results(tournament)}
     standings = selectors._standings(tournament)
     return {
         "games": [{
@@ -44,9 +44,9 @@ def play_of(tournament: Tournament) -> dict[str, Any]:
         # a new process (or after the cache expired) is not a change of the tournament
         "standings": {k: v for k, v in standings.items() if k not in VOLATILE},
         "seated": {s.player_id for s in seats if s.player_id},
-        "scoring": {"preset": conf.preset, "method": conf.method, "tiebreaks": list(conf.tiebreaks or []),
-                    "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
-                    "club_changes": conf.club_changes or {}},
+        "scoring": {"preset": fmt.preset, "method": fmt.method, "tiebreaks": list(fmt.chain),
+                    "best_n": fmt.best_n, "publish_unconfirmed": fmt.publish_unconfirmed,
+                    "club_changes": dict(fmt.club_changes)},
         "ranking": {"organizer": national.event_organizer(tournament),
                     "first_day": national.event_first_day(tournament).isoformat()},
     }

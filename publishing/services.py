@@ -98,19 +98,20 @@ def content_of(tournament: Tournament) -> dict[str, Any]:
     player_ids = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     player_ids |= play["seated"]
     players = Player.objects.filter(pk__in=player_ids).select_related("club").order_by("pk")
+    fmt = tournament.event_format()
     content = {
         "tournament": {
             "name": tournament.name,
-            "format": tournament.format,
+            "format": fmt.method,
             "status": tournament.status,
             "date": tournament.date.isoformat(),
             "venue": tournament.venue,
-            "games_count": tournament.games_count,
-            "event_type": tournament.event_type,
+            "games_count": fmt.games_count,
+            "event_type": fmt.own_event_type,
             # how the games were played and scored: the instance shows the laptop's, not its defaults
-            "scoring_system": tournament.scoring_system,
-            "ruleset": tournament.ruleset,
-            "ruleset_overrides": tournament.ruleset_overrides or {},
+            "scoring_system": fmt.scoring_system,
+            "ruleset": fmt.ruleset,
+            "ruleset_overrides": dict(fmt.ruleset_overrides),
             "start_times": [str(t) for t in tournament.start_times or []],
             "capacity": tournament.capacity,
         },

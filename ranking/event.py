@@ -21,16 +21,10 @@ def event_ranking(tournament: Tournament, *, national_ids: bool = False) -> dict
     ``national_ids`` (an organizer of the tournament asking: never on public pages or the public API). The event type is the tournament's own, else the format preset's (no preset:
     "AMC", which the ranking does not count); T is the event's non-empty tables over all rounds
     (``national.table_games``)."""
-    from tournaments import formats
-
-
-    conf = selectors.settings_for(tournament)
-    event_type = national.event_type(tournament, conf.preset)
-    preset = formats.get(conf.preset)
-    source = "tournament" if tournament.event_type else ("preset" if preset is not None and preset.ranking_class
-                                                          else "default")
+    fmt = tournament.event_format()
+    event_type, source = fmt.event_type, fmt.event_type_source
     data = selectors.standings(tournament)
-    pairs = selectors.counted_results(tournament, conf)
+    pairs = selectors.counted_results(tournament)
     table_games = national.table_games([tournament.pk]).get(tournament.pk, 0)
     round_of = selectors.round_numbers(tournament)
     rounds = len(round_of)  # the declared rounds, rehearsals left out (a periodic championship's class)

@@ -31,24 +31,23 @@ from django.db.models import CharField, Count, ForeignKey, IntegerField, Max, Mi
 from django.utils import timezone
 
 from scoring import selectors
-from scoring.models import ScoringSettings, WorkbookEvent
+from scoring.models import WorkbookEvent
+from tournaments import formats
 from tournaments.models import Player, Tournament, display_name, normalise_name
 
 from . import formula as rk
 from .models import NationalRanking, NationalRankingEvent, NationalRankingRow, RankingBlacklist
 
-FRIENDLY = "AMC"
+FRIENDLY = formats.FRIENDLY
 RECOMPUTE_TASK = "scoring.tasks.recompute_ranking"  # its name since it was scoring's: queued messages still run
 ANONYMOUS_NAMES = frozenset({normalise_name("Anonimo", "Anonimo"), normalise_name("The", "Ghost")})
 
 
 # ------------------------------------------------------------------ which events, which year
-def event_type(tournament: Tournament, preset_id: str) -> str:
-    """The tournament's national type: its own, else its format preset's, else "AMC"."""
-    from tournaments import formats
-
-    preset = formats.get(preset_id) if preset_id else None
-    return tournament.event_type or (preset.ranking_class if preset is not None else "") or FRIENDLY
+def event_type(tournament: Tournament) -> str:
+    """The tournament's national type: its own, else its format preset's, else "AMC"
+    (``EventFormat.event_type``)."""
+    return tournament.event_format().event_type
 
 
 def _local(value: dt.datetime | None) -> dt.date | None:
@@ -154,11 +153,10 @@ def _finished(years: Iterable[int] | None = None) -> list[tuple[Tournament, str,
     those ending in ``years`` when given."""
     wanted = set(years) if years is not None else None
     ts = list(_with_dates(Tournament.objects.filter(status=Tournament.Status.FINISHED)))
-    presets = dict(ScoringSettings.objects.filter(tournament__in=[t.pk for t in ts])
-                   .values_list("tournament_id", "preset"))
+    fmts = formats.of_many(ts)
     out = []
     for t in ts:
-        kind = event_type(t, presets.get(t.pk, ""))
+        kind = fmts[t.pk].event_type
         if kind == FRIENDLY:
             continue
         start, end = _dates(t)
@@ -215,7 +213,7 @@ def compute(year: int) -> NationalRanking:
         for t, kind, start, end in finished:
             rows = [(player, rank) for player, rank, played in places[t.pk] if played and player in shown]
             events.append(rk.Event(key=t.pk, event_type=kind, table_games=t_games.get(t.pk, 0),
-                                   rounds=t.games_count - t.rehearsals, start=start, end=end, standings=rows))
+                                   rounds=t.event_format().games_count - t.rehearsals, start=start, end=end, standings=rows))
 
         def blacklisted(player: int, e: rk.Event) -> bool:
             return any(b.covers(e.start, e.end) for b in banned.get(player, ()))

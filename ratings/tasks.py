@@ -47,9 +47,7 @@ def submission_saved(sender: Any, instance: Any, created: bool = False, raw: boo
     """A result published unconfirmed counts at once (its tournament's setting)."""
     if not created or raw:
         return
-    from scoring.selectors import settings_for
-
-    if settings_for(instance.tournament).publish_unconfirmed:
+    if instance.tournament.event_format().publish_unconfirmed:
         _queue(update_ratings, instance.table_id)
 
 

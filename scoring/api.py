@@ -171,13 +171,13 @@ class FormatAPI(TournamentScoped, APIView):
         from tournaments import formats
 
         t = self.get_tournament()
-        conf = selectors.settings_for(t)
-        current = formats.get(conf.preset)
+        fmt = t.event_format()
+        current = fmt.preset_obj
         return {
-            "current": conf.preset or None,
-            "current_numbers": current.as_dict(conf.club_changes) if current else None,
-            "best_n": conf.best_n, "games_count": t.games_count, "chain": conf.tiebreaks,
-            "club_changes": conf.club_changes, "presets": formats.all_presets(),
+            "current": fmt.preset or None,
+            "current_numbers": current.as_dict(fmt.club_changes) if current else None,
+            "best_n": fmt.best_n, "games_count": fmt.games_count, "chain": list(fmt.chain),
+            "club_changes": dict(fmt.club_changes), "presets": formats.all_presets(),
         }
 
     @extend_schema(responses=FormatSerializer, summary="Format presets and the tournament's choice")

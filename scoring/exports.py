@@ -51,7 +51,7 @@ def standings_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]
 
 
 def results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
-    conf = selectors.settings_for(tournament)
+    unconfirmed = tournament.event_format().publish_unconfirmed
     head = [_("Game"), _("Table"), _("Status"), _("Version"), _("Seat"), _("Player"), _("Game score"),
             _("Extra-objective points"), _("Armies"), _("Place"), _("Tournament points"), _("Eliminated"),
             _("Ended by"), _("Short form"), _("Rehearsal game")]  # a rehearsal's results never count
@@ -60,7 +60,7 @@ def results_table(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
         pk__in={r.get("player") for st in states for s in st.submissions for r in s.scores})}
     rows = []
     for st in states:
-        sub = st.counting(conf.publish_unconfirmed)
+        sub = st.counting(unconfirmed)
         rehearsal = _("yes") if st.table.game.rehearsal else ""
         if sub is None:
             rows.append([st.table.game.number, st.table.number, labels.result_status(st.status)] + [""] * 11

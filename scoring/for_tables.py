@@ -7,18 +7,14 @@ from typing import Any
 
 from tables import hooks
 from tables.models import Game, Table
-from tournaments import formats
 from tournaments.models import Tournament
 
 from . import recompute, selectors, standings
 
 
 class ScoringResults(hooks.Results):
-    def preset(self, tournament: Tournament) -> Any:
-        return formats.get(selectors.settings_for(tournament).preset)
-
     def counting_scores(self, tournament: Tournament, game: Game | None = None) -> list[tuple[Table, list[dict[str, Any]]]]:
-        publish_unconfirmed = selectors.settings_for(tournament).publish_unconfirmed
+        publish_unconfirmed = tournament.event_format().publish_unconfirmed
         out = []
         for state in selectors.table_states(tournament, game):
             counting = state.counting(publish_unconfirmed)
@@ -32,11 +28,9 @@ class ScoringResults(hooks.Results):
     def qualifier_standings(self, tournament: Tournament, games: int) -> list[dict[str, Any]]:
         """The preset's chain over the first ``games`` games, of the players who played them all
         (as the clubs' desktop tool does)."""
-        conf = selectors.settings_for(tournament)
-        results = [r for r in selectors.game_results(selectors.counted_results(tournament, conf)) if r.game <= games]
-        chain = [m for m in (conf.tiebreaks or []) if m in standings.METRICS] or list(standings.DEFAULT_CHAIN)
-        rows = standings.compute(results, method=selectors.method_of(tournament, conf), best_n=conf.best_n,
-                                 chain=chain)
+        fmt = tournament.event_format()
+        results = [r for r in selectors.game_results(selectors.counted_results(tournament)) if r.game <= games]
+        rows = standings.compute(results, method=fmt.method, best_n=fmt.best_n, chain=fmt.chain)
         return [{"player": r.player, "rank": r.rank, "total": r.total, "wins": r.wins}
                 for r in rows if r.played >= games]
 

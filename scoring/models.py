@@ -19,38 +19,6 @@ from tables.models import Table
 from tournaments.models import Player, Tournament
 
 
-class ScoringSettings(models.Model):
-    """Tournament-level scoring choices kept by this app (not in tournaments/)."""
-
-    tournament = models.OneToOneField(
-        Tournament, on_delete=models.CASCADE, related_name="scoring_settings"
-    )
-    publish_unconfirmed = models.BooleanField(
-        _("publish unconfirmed results"), default=False,
-        help_text=_("Standings include results nobody has confirmed yet."),
-    )
-    best_n = models.PositiveSmallIntegerField(
-        _("games that count"), default=2,
-        help_text=_("K-BEST2 / K-BESTN: how many of a player's best games count."),
-    )
-    # The format preset (tournaments.formats.PRESETS) and what the organizer changed of it.
-    preset = models.CharField(_("format"), max_length=30, blank=True, default="")
-    method = models.CharField(
-        _("games that count"), max_length=20, blank=True, default="",
-        help_text=_("Empty: from the tournament's format; \"italiana\": every game; \"rtu\": the best N."),
-    )
-    tiebreaks = models.JSONField(_("tie-break chain"), default=list, blank=True)
-    club_changes = models.JSONField(_("changed scoring numbers"), default=dict, blank=True,
-                                    encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
-
-    class Meta:
-        verbose_name = _("scoring settings")
-        verbose_name_plural = _("scoring settings")
-
-    def __str__(self) -> str:
-        return f"{self.tournament} – {self._meta.verbose_name}"
-
-
 class ResultSubmission(models.Model):
     class Kind(models.TextChoices):
         BOARD = "board", _("Final board")

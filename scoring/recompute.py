@@ -24,11 +24,12 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from tables.models import Game
+from tournaments.formats import EventFormat
 from tournaments.models import Player, Registration, Tournament, display_name
 
 from . import selectors, stored
 from . import standings as st
-from .models import Confirmation, ResultSubmission, ScoringSettings
+from .models import Confirmation, ResultSubmission
 
 
 def invalidate(tournament_id: int) -> None:
@@ -159,6 +160,7 @@ def compute_incremental(tournament: Tournament) -> dict[str, Any]:
 class _Format:
     """What the standings are computed by: a change of any of it starts the kept ones afresh."""
 
+    event: EventFormat
     method: str
     best_n: int
     chain: list[str]  # the tie-breaks chosen
@@ -168,16 +170,14 @@ class _Format:
     signature: tuple[Any, ...]
 
 
-def _format_of(tournament: Tournament, conf: ScoringSettings) -> _Format:
-    method = selectors.method_of(tournament, conf)
-    chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
-    finals = selectors.final_games(tournament, conf) if method != "knockout" else set()
-    full, finals_set = st.full_chain(chain, finals)
+def _format_of(tournament: Tournament) -> _Format:
+    event = tournament.event_format()
+    full, finals_set = st.full_chain(event.chain, event.final_games)
     rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
                       .values_list("number", flat=True))
-    signature = (method, conf.best_n, full, tuple(sorted(finals_set)), conf.publish_unconfirmed,
-                 tournament.games_count, conf.preset, tuple(rehearsals))
-    return _Format(method, conf.best_n, chain, full, finals_set, rehearsals, signature)
+    signature = (event.method, event.best_n, full, tuple(sorted(finals_set)), event.publish_unconfirmed,
+                 event.games_count, event.preset, tuple(rehearsals))
+    return _Format(event, event.method, event.best_n, list(event.chain), full, finals_set, rehearsals, signature)
 
 
 def _kept_for(tournament_id: int, signature: tuple[Any, ...]) -> dict[str, Any]:
@@ -193,7 +193,7 @@ def _kept_for(tournament_id: int, signature: tuple[Any, ...]) -> dict[str, Any]:
     return kept
 
 
-def _counting_ids(tournament: Tournament, conf: ScoringSettings) -> tuple[dict[int, int], dict[int, bool]]:
+def _counting_ids(tournament: Tournament, unconfirmed: bool) -> tuple[dict[int, int], dict[int, bool]]:
     """{table: id of the result that counts} (ids only), and {table with a confirmed result:
     whether a newer one is unconfirmed}."""
     counting: dict[int, int] = {}
@@ -201,7 +201,7 @@ def _counting_ids(tournament: Tournament, conf: ScoringSettings) -> tuple[dict[i
     for sub_id, table_id, ok in (ResultSubmission.objects.filter(tournament=tournament, table__game__rehearsal=False)
                                  .annotate(ok=Exists(Confirmation.objects.filter(submission=OuterRef("pk"))))
                                  .order_by("table_id", "number").values_list("id", "table_id", "ok")):
-        if conf.publish_unconfirmed or ok:
+        if unconfirmed or ok:
             counting[table_id] = sub_id
         if ok:
             corrected[table_id] = False
@@ -255,10 +255,9 @@ def _incremental(tournament: Tournament) -> dict[str, Any] | None:
     if WorkbookEvent.objects.filter(tournament=tournament, imported_at__isnull=False).exists():
         _KEPT.pop(tournament.pk, None)
         return None
-    conf = selectors.settings_for(tournament)
-    fmt = _format_of(tournament, conf)
+    fmt = _format_of(tournament)
     kept = _kept_for(tournament.pk, fmt.signature)
-    counting, corrected = _counting_ids(tournament, conf)
+    counting, corrected = _counting_ids(tournament, fmt.event.publish_unconfirmed)
     changed, dirty = _reread_changed_tables(kept, counting)
     registered = set(Registration.objects.active().filter(tournament=tournament).values_list("player_id", flat=True))
     listed = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
@@ -276,7 +275,7 @@ def _incremental(tournament: Tournament) -> dict[str, Any] | None:
     moved = _rescore(kept, fmt, player_ids, dirty, renamed)
     if old_names != names or old_clubs != clubs or "names_token" not in kept:
         _renew_search_texts(kept, player_ids)
-    kept["step"] = {**_ranks_and_tiebreaks(kept, fmt, moved), "meta": _meta(tournament, conf, fmt, corrections),
+    kept["step"] = {**_ranks_and_tiebreaks(kept, fmt, moved), "meta": _meta(fmt, corrections),
                     "pending": corrections}
     return kept["step"]  # type: ignore[no-any-return]
 
@@ -344,12 +343,11 @@ def _ranks_and_tiebreaks(kept: dict[str, Any], fmt: _Format, moved: set[int]) ->
     return {"order": ids, "ranks": ranks, "shared": shared_marks, "ties": ties}
 
 
-def _meta(tournament: Tournament, conf: ScoringSettings, fmt: _Format,
-          corrections: dict[int, list[int]]) -> dict[str, Any]:
+def _meta(fmt: _Format, corrections: dict[int, list[int]]) -> dict[str, Any]:
     """The standings' data beside their rows (a new stamp: pages render them again)."""
-    return {"method": fmt.method, "preset": conf.preset, "chain": fmt.chain,
-            "best_n": conf.best_n, "publish_unconfirmed": conf.publish_unconfirmed,
-            "games": [g for g in range(1, tournament.games_count + 1) if g not in fmt.rehearsals],
+    return {"method": fmt.method, "preset": fmt.event.preset, "chain": fmt.chain,
+            "best_n": fmt.best_n, "publish_unconfirmed": fmt.event.publish_unconfirmed,
+            "games": [g for g in range(1, fmt.event.games_count + 1) if g not in fmt.rehearsals],
             "rehearsal_games": fmt.rehearsals,
             "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
             "stamp": uuid.uuid4().hex, "computed_at": time.time()}

@@ -20,23 +20,17 @@ from django.utils.translation import gettext as _
 from config.jsonexact import ExactJSONDecoder
 from engine import decimal
 from tables.models import Game, Seat, Table
-from tournaments import labels
+from tournaments import formats, labels
 from tournaments.models import AuditEntry, Player, Registration, Tournament, display_name
 
 from . import standings as st
 from . import stored
-from .models import Confirmation, ResultSubmission, ScoringSettings
+from .models import Confirmation, ResultSubmission
 
 _SCORES_JSON = ExactJSONDecoder()
 
 MISSING, TO_CONFIRM, CONFIRMED, DISPUTED = "missing", "to_confirm", "confirmed", "disputed"
 CACHE_TTL = 300
-
-
-def settings_for(tournament: Tournament) -> ScoringSettings:
-    """The tournament's scoring settings (defaults, unsaved, when never changed)."""
-    found = ScoringSettings.objects.filter(tournament=tournament).first()
-    return found or ScoringSettings(tournament=tournament)
 
 
 def is_confirmed(sub: ResultSubmission) -> bool:
@@ -181,37 +175,24 @@ def behind(*, older_than: float = 0.0) -> list[int]:
     return out
 
 
-def method_of(tournament: Tournament, conf: ScoringSettings | None = None) -> str:
-    if conf is not None and conf.method:
-        return conf.method
-    return {"italiana": "italiana", "knockout": "knockout"}.get(tournament.format, "rtu")
-
-
-def final_games(tournament: Tournament, conf: ScoringSettings) -> set[int]:
-    """K-KO-RCU: the last game of a preset with a knock-out phase is the final."""
-    from tournaments import formats
-
-    preset = formats.get(conf.preset)
-    return {tournament.games_count} if preset is not None and preset.knockout else set()
-
-
 def round_numbers(tournament: Tournament) -> dict[int, int]:
     """{game number: round number} of the games that count, 1, 2, 3… in order: a rehearsal game
     is no round, so the games after it move up (the clubs' workbook and the national ranking
     count rounds without gaps)."""
     rehearsals = set(Game.objects.filter(tournament=tournament, rehearsal=True).values_list("number", flat=True))
-    counted = [n for n in range(1, tournament.games_count + 1) if n not in rehearsals]
+    counted = [n for n in range(1, tournament.event_format().games_count + 1) if n not in rehearsals]
     return {n: k for k, n in enumerate(counted, start=1)}
 
 
-def counted_results(tournament: Tournament, conf: ScoringSettings,
+def counted_results(tournament: Tournament,
                     states: Sequence[TableState] | None = None) -> list[tuple[TableState, ResultSubmission]]:
     """The result that counts of every table, rehearsal games left out (they never count)."""
+    unconfirmed = tournament.event_format().publish_unconfirmed
     out = []
     for state in table_states(tournament) if states is None else states:
         if state.table.game.rehearsal:
             continue
-        sub = state.counting(conf.publish_unconfirmed)
+        sub = state.counting(unconfirmed)
         if sub is not None:
             out.append((state, sub))
     return out
@@ -289,11 +270,11 @@ def _published_row(s: dict[str, Any]) -> st.Row:
                   finalist=bool(s.get("finalist")), tiebreak=str(tiebreak) if tiebreak else None)
 
 
-def counted_game_results(tournament: Tournament,
-                         conf: ScoringSettings) -> tuple[list[st.GameResult], dict[int, list[int]]]:
+def counted_game_results(tournament: Tournament) -> tuple[list[st.GameResult], dict[int, list[int]]]:
     """``game_results(counted_results(...))`` from plain rows: two queries and no model objects
     (5,000 players: 3,750 results and their confirmations as objects took 2 s); rehearsal games
     left out. Also {player: [games]} whose confirmed result has a correction pending."""
+    unconfirmed = tournament.event_format().publish_unconfirmed
     confirmed = set(Confirmation.objects.filter(submission__tournament=tournament)
                     .values_list("submission_id", flat=True))
     counting: dict[int, tuple[int, int, Any]] = {}  # table → (game, table number, scores)
@@ -302,7 +283,7 @@ def counted_game_results(tournament: Tournament,
             .order_by("table_id", "number")
             .values_list("id", "table_id", "scores", "table__number", "table__game__number"))
     for sub_id, table_id, scores, table_no, game_no in rows:  # oldest first: the last one wins
-        if conf.publish_unconfirmed or sub_id in confirmed:
+        if unconfirmed or sub_id in confirmed:
             counting[table_id] = (game_no, table_no, scores)
         if sub_id in confirmed:
             last_confirmed[table_id] = (game_no, scores, False)
@@ -425,8 +406,7 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
 
 
 def full_standings(tournament: Tournament) -> dict[str, Any]:
-    conf = settings_for(tournament)
-    results, corrections = counted_game_results(tournament, conf)
+    results, corrections = counted_game_results(tournament)
     rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
                       .values_list("number", flat=True))
     player_ids = set(
@@ -441,7 +421,7 @@ def full_standings(tournament: Tournament) -> dict[str, Any]:
         # Player.display_name from plain rows (5,000 model objects took 0.9 s)
         names[pk] = display_name(first, last, nickname)
         clubs[pk] = club or ""
-    return _standings_data(tournament, conf, results, player_ids, names, clubs, corrections, rehearsals)
+    return _standings_data(tournament, results, player_ids, names, clubs, corrections, rehearsals)
 
 
 def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) -> dict[int, dict[str, Any]]:
@@ -454,8 +434,7 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
     if not todo:
         return {pk: label(d) for pk, d in found.items()}
     ids = [t.pk for t in todo]
-    confs = {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)}
-    by_tournament, pending = _counting_scores(ids, confs)
+    by_tournament, pending = _counting_scores(ids, formats.of_many(todo))
     rehearsals: dict[int, list[int]] = defaultdict(list)
     for tid, number in (Game.objects.filter(tournament__in=ids, rehearsal=True).order_by("number")
                         .values_list("tournament_id", "number")):
@@ -471,10 +450,9 @@ def standings_many(tournaments: Sequence[Tournament], *, labelled: bool = True) 
     names = {pk: p.display_name for pk, p in players.items()}
     clubs = {pk: p.club.name if p.club else "" for pk, p in players.items()}
     for t in todo:
-        conf = confs.get(t.pk) or ScoringSettings(tournament=t)
         rs = results.get(t.pk, [])
         player_ids = registered[t.pk] | {r.player for r in rs}
-        found[t.pk] = _standings_data(t, conf, rs, player_ids, names, clubs, _corrections(pending[t.pk]),
+        found[t.pk] = _standings_data(t, rs, player_ids, names, clubs, _corrections(pending[t.pk]),
                                       rehearsals[t.pk], imported.get(t.pk, []))
     cache.set_many({stored.standings_key(t.pk): found[t.pk] for t in todo}, CACHE_TTL)
     return {pk: label(d) for pk, d in found.items()}
@@ -490,7 +468,7 @@ def _cached_many(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]
     return {t.pk: hit for t in tournaments if (hit := cached.get(stored.standings_key(t.pk))) is not None}
 
 
-def _counting_scores(ids: list[int], confs: dict[int, ScoringSettings]) -> tuple[
+def _counting_scores(ids: list[int], fmts: dict[int, formats.EventFormat]) -> tuple[
         dict[int, dict[int, tuple[int, int, list[dict[str, Any]]]]], dict[int, list[tuple[int, list[dict[str, Any]]]]]]:
     """For tournaments ``ids``: {tournament: {table: (game, table number, scores)}} of the result
     that counts at every table (rehearsal games left out), and {tournament: [(game, confirmed
@@ -506,8 +484,8 @@ def _counting_scores(ids: list[int], confs: dict[int, ScoringSettings]) -> tuple
     last_confirmed: dict[int, tuple[int, int, list[dict[str, Any]], bool]] = {}
     for sub_id, tid, table, game, number, scores_json in subs:
         scores = _SCORES_JSON.decode(scores_json)
-        conf = confs.get(tid)
-        if sub_id in confirmed or (conf is not None and conf.publish_unconfirmed):
+        fmt = fmts.get(tid)
+        if sub_id in confirmed or (fmt is not None and fmt.publish_unconfirmed):
             by_tournament[tid][table] = (game, number, scores)  # the latest that counts wins
         if sub_id in confirmed:
             last_confirmed[table] = (tid, game, scores, False)
@@ -534,8 +512,7 @@ def places_many(tournaments: Sequence[Tournament]) -> dict[int, list[tuple[int, 
     out = {pk: [(r["player"], int(r["rank"]), r["played"]) for r in data["rows"]] for pk, data in found.items()}
     if imported:
         ids = list(imported)
-        by_tournament, _pending = _counting_scores(
-            ids, {c.tournament_id: c for c in ScoringSettings.objects.filter(tournament__in=ids)})
+        by_tournament, _pending = _counting_scores(ids, formats.of_many([t for t in rest if t.pk in imported]))
         for pk, classifica in imported.items():
             games = Counter(int(r["player"]) for _game, _table, scores in by_tournament[pk].values()
                             for r in scores if r.get("player") is not None)  # a ghost seat is no one's
@@ -543,26 +520,25 @@ def places_many(tournaments: Sequence[Tournament]) -> dict[int, list[tuple[int, 
     return out
 
 
-def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list[st.GameResult],
+def _standings_data(tournament: Tournament, results: list[st.GameResult],
                     player_ids: set[int], names: dict[int, str], clubs: dict[int, str],
                     corrections: dict[int, list[int]] | None = None,
                     rehearsals: Sequence[int] = (),
                     imported: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     corrections = corrections or {}
-    method = method_of(tournament, conf)
-    chain = [m for m in (conf.tiebreaks or []) if m in st.METRICS] or list(st.DEFAULT_CHAIN)
+    fmt = tournament.event_format()
     rows = imported_rows(tournament, results, imported)
     if rows is None:
-        rows = st.compute(results, method=method, best_n=conf.best_n, players=player_ids, names=names,
-                          chain=chain, final_games=final_games(tournament, conf) if method != "knockout" else ())
+        rows = st.compute(results, method=fmt.method, best_n=fmt.best_n, players=player_ids, names=names,
+                          chain=fmt.chain, final_games=fmt.final_games)
     return {
-        "method": method,
-        "preset": conf.preset,
-        "chain": chain,
-        "best_n": conf.best_n,
-        "publish_unconfirmed": conf.publish_unconfirmed,
+        "method": fmt.method,
+        "preset": fmt.preset,
+        "chain": list(fmt.chain),
+        "best_n": fmt.best_n,
+        "publish_unconfirmed": fmt.publish_unconfirmed,
         # Rehearsal games never count: no column of their own.
-        "games": [g for g in range(1, tournament.games_count + 1) if g not in rehearsals],
+        "games": [g for g in range(1, fmt.games_count + 1) if g not in rehearsals],
         "rehearsal_games": list(rehearsals),
         "pending_correction_games": sorted({g for gs in corrections.values() for g in gs}),
         # Names this computation: pages cache their rendering of it under this stamp, so a
@@ -581,7 +557,7 @@ def _standings_data(tournament: Tournament, conf: ScoringSettings, results: list
 
 def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]:
     """A player's games: table, seat, opponents and the counting result's scores."""
-    conf = settings_for(tournament)
+    unconfirmed = tournament.event_format().publish_unconfirmed
     seats = list(
         Seat.objects.filter(game__tournament=tournament, player=player).select_related("table", "game")
         .order_by("game__number")
@@ -596,7 +572,7 @@ def player_games(tournament: Tournament, player: Player) -> list[dict[str, Any]]
     out = []
     for seat in seats:
         state = TableState(seat.table, subs[seat.table_id])
-        counted = state.counting(conf.publish_unconfirmed)
+        counted = state.counting(unconfirmed)
         scores = {r["seat"]: r for r in (counted.scores if counted else [])}
         out.append({
             "game": seat.game, "table": seat.table, "seat": seat, "status": state.status,

@@ -17,12 +17,12 @@ from config.errors import ConflictError, DomainError, PermissionDeniedError
 from engine import Ending
 from tables.models import Table
 from tournaments import audit, hooks
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, ScoringSettings, Tournament
 from tournaments.permissions import is_organizer, is_referee
 
 from . import engine_bridge as eb
 from . import recompute, selectors
-from .models import Confirmation, ResultSubmission, ScoringSettings
+from .models import Confirmation, ResultSubmission
 
 
 def _tournament(table: Table) -> Tournament:
@@ -30,9 +30,8 @@ def _tournament(table: Table) -> Tournament:
 
 
 def context_for(tournament: Tournament) -> eb.Context:
-    conf = selectors.settings_for(tournament)
-    return eb.context_for(tournament.ruleset, tournament.ruleset_overrides, tournament.scoring_system,
-                          conf.club_changes)
+    fmt = tournament.event_format()
+    return eb.context_for(fmt.ruleset, dict(fmt.ruleset_overrides), fmt.scoring_system, dict(fmt.club_changes))
 
 
 def seat_infos(table: Table) -> list[eb.SeatInfo]:
@@ -215,6 +214,15 @@ def withdraw_correction(*, actor: Any, submission: ResultSubmission) -> selector
         return selectors.table_state(table)
 
 
+def _locked_settings(tournament: Tournament) -> ScoringSettings:
+    """The tournament's settings row, locked (made when missing), and the format read from it."""
+    conf, _created = ScoringSettings.objects.select_for_update().get_or_create(tournament=tournament)
+    conf.tournament = tournament  # its save refreshes this instance's format
+    tournament._state.fields_cache["scoring_settings"] = conf
+    tournament.forget_format()
+    return conf
+
+
 def update_settings(*, actor: Any, tournament: Tournament, publish_unconfirmed: bool | None = None,
                     best_n: int | None = None) -> ScoringSettings:
     if not is_organizer(actor, tournament):
@@ -222,7 +230,7 @@ def update_settings(*, actor: Any, tournament: Tournament, publish_unconfirmed: 
     if best_n is not None and not 1 <= int(best_n) <= 20:
         raise DomainError(_("Between 1 and 20 games can count."), field="best_n", rule="K-BESTN")
     with transaction.atomic():
-        conf, _created = ScoringSettings.objects.select_for_update().get_or_create(tournament=tournament)
+        conf = _locked_settings(tournament)
         before = {"publish_unconfirmed": conf.publish_unconfirmed, "best_n": conf.best_n}
         if publish_unconfirmed is not None:
             conf.publish_unconfirmed = bool(publish_unconfirmed)
@@ -261,10 +269,14 @@ def finish_game(*, actor: Any, game: Any) -> Any:
 
 
 # ------------------------------------------------------------------ format presets
-def _settings_snapshot(conf: ScoringSettings, tournament: Tournament) -> dict[str, Any]:
-    return {"preset": conf.preset, "method": conf.method, "best_n": conf.best_n, "tiebreaks": conf.tiebreaks,
-            "club_changes": conf.club_changes, "scoring_system": tournament.scoring_system,
-            "games_count": tournament.games_count}
+def _settings_snapshot(tournament: Tournament) -> dict[str, Any]:
+    """The format as the audit log keeps it (the stored chain: the one chosen)."""
+    fmt = tournament.event_format()
+    conf = getattr(tournament, "scoring_settings", None)
+    return {"preset": fmt.preset, "method": fmt.method, "best_n": fmt.best_n,
+            "tiebreaks": list(conf.tiebreaks) if conf is not None else [],
+            "club_changes": dict(fmt.club_changes), "scoring_system": fmt.scoring_system,
+            "games_count": fmt.games_count}
 
 
 def apply_preset(*, actor: Any, tournament: Tournament, preset_id: str,
@@ -282,20 +294,18 @@ def apply_preset(*, actor: Any, tournament: Tournament, preset_id: str,
     choice = formats.check_choice(preset_id, changes)
     preset, best_n, games_count = choice.preset, choice.best_n, choice.games_count
     with transaction.atomic():
-        conf, _created = ScoringSettings.objects.select_for_update().get_or_create(tournament=tournament)
-        before = _settings_snapshot(conf, tournament)
+        conf = _locked_settings(tournament)
+        before = _settings_snapshot(tournament)
         tournament_services.update_tournament(
             tournament, actor=actor, scoring_system=preset.scoring_system, games_count=games_count,
-            start_times=list(tournament.start_times or [])[:games_count],
-            format=preset.method if preset.method in ("rtu", "italiana") else tournament.format,
+            start_times=list(tournament.start_times or [])[:games_count], format=preset.method,
         )
         conf.preset = preset.id
-        conf.method = preset.method
         conf.best_n = best_n if best_n is not None else 20
         conf.tiebreaks = list(choice.chain)
         conf.club_changes = dict(choice.club_changes)
         conf.save()
         audit.record(actor=actor, action="scoring.preset", obj=conf, tournament=tournament, before=before,
-                     after=_settings_snapshot(conf, tournament))
+                     after=_settings_snapshot(tournament))
         _invalidate(tournament)
     return conf

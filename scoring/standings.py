@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from engine import Number, decimal, number
+from tournaments import formats
 from tournaments.names import sort_key
 
 ZERO = Decimal(0)
@@ -159,7 +160,7 @@ METRICS: Mapping[str, tuple[Callable[[PlayerGames], Value], str]] = {
                    "table points (P) of the games that count"),
     "raw_points_all": (lambda pg: (sum((g.game_score for g in pg.games), ZERO),), "table points (P) of every game"),
 }
-DEFAULT_CHAIN: tuple[str, ...] = ("total", "extra", "armies")  # K-BEST2
+DEFAULT_CHAIN: tuple[str, ...] = formats.DEFAULT_CHAIN  # K-BEST2's; written once, in the format's home
 
 
 def check_chain(chain: Sequence[str]) -> tuple[str, ...]:

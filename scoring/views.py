@@ -131,8 +131,7 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     table = _table(tournament, pk)
     state = selectors.table_state(table)
     seats = selectors.seats_of(table)
-    conf = selectors.settings_for(tournament)
-    counted = state.counting(conf.publish_unconfirmed)
+    counted = state.counting(tournament.event_format().publish_unconfirmed)
     staff = is_referee(request.user, tournament)
     player = linked_player(request, tournament)
     seated = player is not None and any(s.player_id == player.pk for s in seats)
@@ -381,7 +380,7 @@ def results_status(request: HttpRequest, tournament: Tournament) -> HttpResponse
         games.setdefault(game.number, (game, []))[1].append({"state": st, "label": labels.result_status(st.status)})
     return render(request, "scoring/status.html", {
         "tournament": tournament, "games": [games[n] for n in sorted(games)],
-        "settings": selectors.settings_for(tournament),
+        "settings": tournament.event_format(),
         "counts": [(labels.result_status(k), v, k) for k, v in counts.items()],
     })
 
@@ -408,7 +407,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Pick a format preset, see every number, change what the format allows."""
     from tournaments import formats
 
-    conf = selectors.settings_for(tournament)
+    conf = tournament.event_format()
     chosen = request.POST.get("preset") or conf.preset or "rtu-one-day"
     typed = {k: request.POST.get(k, "") for k in FORMAT_FIELDS}
     error: DomainError | None = None

@@ -28,7 +28,6 @@ from django.utils.translation import gettext as _
 
 from config.errors import ConflictError, DomainError
 from tournaments import audit
-from tournaments.formats import has_clock, time_limit
 from tournaments.models import Tournament
 
 from .closure_state import start_closure
@@ -153,9 +152,10 @@ def start_clock(table: Table, *, actor: Any, now: dt.datetime | None = None) -> 
     set's time limit and schedules the expiry task (only when a worker exists)."""
     now = _now(now)
     tournament = table.game.tournament
-    if not has_clock(tournament):
+    fmt = tournament.event_format()
+    if not fmt.has_clock():
         return  # E-TIME does not apply (CLASSIC)
-    limit = time_limit(tournament)
+    limit = fmt.time_limit()
     with transaction.atomic():
         locked = _locked(table)
         if locked.clock_started_at is not None:

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from config.errors import DomainError
 from engine import ClosureState, EngineError
-from tournaments import formats
 
 from .models import Table, TurnEvent
 
@@ -29,7 +28,7 @@ ROLL_KINDS = (TurnEvent.Kind.END_TURN, TurnEvent.Kind.SDADATA)
 def initial_state(table: Table) -> ClosureState:
     """The closure state before the first turn: seats in turn order (T-ORDER); ghost seats
     (no player, K-TABLES) take no turns."""
-    rs = formats.ruleset_for(table.game.tournament)
+    rs = table.game.tournament.event_format().rules()
     seats = list(table.seats.all())
     if not seats:
         raise DomainError(_("This table has no seats."), field="table", rule="T-SIZE")

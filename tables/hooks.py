@@ -5,6 +5,8 @@ tables never imports scoring. Seating by standings (Swiss, alla greca), the knoc
 the scoresheets need to know who finished where: they ask :data:`results`, which scoring
 replaces with its own reader in ``ScoringConfig.ready`` (``scoring/for_tables.py``). The default
 here knows no result (composition then works on seat order, as before any game is played).
+The format (its tables, its knock-out) is not asked here: tables reads it from below, through
+``tournament.event_format()``.
 """
 
 from __future__ import annotations
@@ -19,10 +21,6 @@ if TYPE_CHECKING:
 
 class Results:
     """The reads tables makes of results. This default knows none."""
-
-    def preset(self, tournament: Tournament) -> Any:
-        """The tournament's format preset (its table choices, its knock-out), or None."""
-        return None
 
     def counting_scores(self, tournament: Tournament, game: Game | None = None) -> list[tuple[Table, list[dict[str, Any]]]]:
         """(table, score rows) of every table of ``game`` (of every game without one) whose result

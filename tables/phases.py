@@ -35,20 +35,16 @@ FINAL_GAME = 4
 FINAL_SIZE = 4
 
 
-def preset_of(tournament: Tournament) -> Any:
-    return hooks.results.preset(tournament)
-
-
 def _knockout_kind(tournament: Tournament) -> str:
-    preset = preset_of(tournament)
-    if preset is None or not preset.knockout:
+    fmt = tournament.event_format()
+    if not fmt.knockout:
         raise DomainError(
             _("This tournament's format has no knock-out phase: choose a Raduno or Master format first."),
             field="preset", rule="K-KO-RCU")
-    if tournament.games_count < FINAL_GAME:
+    if fmt.games_count < FINAL_GAME:
         raise DomainError(_("A knock-out phase needs %(n)s games (two qualifiers, semifinals, final).")
                           % {"n": FINAL_GAME}, field="games_count", rule="K-KO-RCU")
-    return str(preset.knockout)
+    return fmt.knockout
 
 
 def open_tables(tournament: Tournament, numbers: Sequence[int]) -> list[str]:
@@ -195,8 +191,7 @@ def write_phase(tournament: Tournament, number: int, tables: list[list[int]], la
     seed = (seed or "").strip() or secrets.token_hex(16)
     if len(seed) > 64:
         raise DomainError(_("A seed has at most 64 characters."), field="seed", rule="K-TABLES")
-    preset = preset_of(tournament)
-    round_tables = preset.tables_for(number)
+    round_tables = tournament.event_format().tables_for(number)
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("tournament").get(pk=game.pk)
         if game.status != Game.Status.PLANNED:

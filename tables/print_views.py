@@ -19,14 +19,13 @@ from django.views.decorators.http import require_GET
 from engine import DECK_MAPS, load_board
 from tables import hooks, selectors
 from tables.models import Seat, Table
-from tournaments import formats
 from tournaments.models import Tournament
 from tournaments.names import by_name
 
 
 def board_total(tournament: Tournament) -> int:
     """The points on the tournament's map (the scoresheet's "Totale Punti")."""
-    rs = formats.ruleset_for(tournament)
+    rs = tournament.event_format().rules()
     return load_board(DECK_MAPS.get(rs.objectives, "world")).total_value
 
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from config.errors import DomainError
 from config.htmx import keep_target
 from config.refusals import shown
-from tournaments import formats, idempotency
+from tournaments import idempotency
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee
 
@@ -94,7 +94,7 @@ def deal_seats(table: Table) -> list[dict[str, Any]]:
 
     seats = list(table.seats.all())
     try:
-        armies: int | None = formats.ruleset_for(table.game.tournament).armies_for(len(seats))
+        armies: int | None = table.game.tournament.event_format().rules().armies_for(len(seats))
     except Exception:  # noqa: BLE001 - a size the rule set has no figure for: shown as "–"
         armies = None
     by_seat = selectors.deal_by_continent(table)

@@ -35,24 +35,21 @@ from tables.seating import (
     evaluate,
 )
 from tables.seating_text import priority_label, seating_error_text
-from tournaments import audit
-from tournaments.formats import ruleset_for
+from tournaments import audit, formats
 from tournaments.models import Player, Tournament
 from tournaments.permissions import require_organizer
 
 TABLES_REFUSAL = gettext_lazy("Only an organizer of this tournament can change its tables.")
 
-# The priorities when the format preset names none (K-TABLES). Game 1: nobody has met yet, so
-# only the clubs (and who sits at a table of 5) can cost anything. From game 2 on the guide's
-# order: repeated opponents first, so everyone meets new people (with the 5-seats first, game 3
-# of a 23-player day seated 9 repeated pairs; see docs/guida-organizzatore.md).
-DEFAULT_PRIORITIES = ("repeat_five", "winners_apart", "club_apart", "repeat_opponents")
-LATER_PRIORITIES = ("repeat_opponents", "winners_apart", "club_apart", "repeat_five")
+# The priorities when the format preset names none (K-TABLES): the format's defaults, written
+# once in tournaments/formats/presets.py (DEFAULT_ROUNDS), by game 1 and from game 2 on.
+DEFAULT_PRIORITIES = formats.default_tables(1).priorities
+LATER_PRIORITIES = formats.default_tables(2).priorities
 
 
 def default_priorities(number: int) -> tuple[str, ...]:
     """The default order of priorities for game ``number``."""
-    return DEFAULT_PRIORITIES if number <= 1 else LATER_PRIORITIES
+    return formats.default_tables(number).priorities
 COLOURS = [c.value for c in Colour]  # seat 1 blue, seat 2 red, … (one colour per seat)
 
 
@@ -145,11 +142,7 @@ def _check_priorities(prios: Sequence[str]) -> None:
 def preset_options(tournament: Tournament, number: int) -> dict[str, Any]:
     """The format preset's table choices for game ``number`` (K-TABLES): its priorities, seeding
     (e.g. CNI round 2 alla greca) and whether regions are kept apart; {} with no preset."""
-    preset = hooks.results.preset(tournament)
-    if preset is None:
-        return {}
-    tables = preset.tables_for(number)
-    return {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region}
+    return tournament.event_format().preset_tables(number)
 
 
 def _withdrawn(game: Game) -> set[int]:
@@ -252,7 +245,7 @@ def deals_objectives(tournament: Tournament) -> bool:
     plays the tournament cards (RTU), as the organizer's guide says to; the organizer may still
     untick it before the start (cards dealt at the table)."""
     try:
-        return ruleset_for(tournament).objectives == "rtu"
+        return tournament.event_format().rules().objectives == "rtu"
     except DomainError:
         return False
 
@@ -260,9 +253,10 @@ def deals_objectives(tournament: Tournament) -> bool:
 def ensure_game(tournament: Tournament, number: int, *, actor: Any) -> Game:
     """Game ``number`` of the tournament (created on first use; 1..games_count)."""
     require_organizer(actor, tournament, TABLES_REFUSAL)
-    if not 1 <= number <= tournament.games_count:
+    games = tournament.event_format().games_count
+    if not 1 <= number <= games:
         raise DomainError(
-            _("This tournament has games 1 to %(n)s.") % {"n": tournament.games_count},
+            _("This tournament has games 1 to %(n)s.") % {"n": games},
             field="number", rule="K-BEST2",
         )
     game, created = Game.objects.get_or_create(
@@ -502,10 +496,11 @@ def _remove_seat(seat: Seat) -> None:
 
 
 def ruleset_spec(tournament: Tournament, players: int | None = None) -> dict[str, Any]:
-    overrides = dict(tournament.ruleset_overrides or {})
+    fmt = tournament.event_format()
+    overrides = dict(fmt.ruleset_overrides)
     if players == 6:
         overrides.setdefault("max_players", 6)
-    return {"base": tournament.ruleset, "overrides": overrides}
+    return {"base": fmt.ruleset, "overrides": overrides}
 
 
 def deal_command(table: Table) -> str:

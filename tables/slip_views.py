@@ -13,7 +13,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from tournaments import formats
 from tournaments.access import linked_player
 from tournaments.models import Tournament
 from tournaments.permissions import staff_required
@@ -116,14 +115,14 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
     from engine import get_ruleset
     from tournaments import services as tournament_services
 
-    current = formats.ruleset_for(tournament)
-    base = get_ruleset(tournament.ruleset)
+    current = tournament.event_format().rules()
+    base = get_ruleset(tournament.event_format().ruleset)
     rows = [{"name": n, "label": label, "rule": rule, "low": low, "high": high,
              "value": request.POST.get(n, getattr(current, n)), "error": ""}
             for n, label, rule, low, high in CLOCK_SETTINGS]
     status = 200
     if request.method == "POST":
-        overrides = dict(tournament.ruleset_overrides or {})
+        overrides = dict(tournament.event_format().ruleset_overrides)
         for row in rows:
             try:
                 value = int(str(row["value"]).strip()[:6])
@@ -152,7 +151,7 @@ def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
             try:
                 tournament_services.update_tournament(tournament, actor=request.user,
                                                       ruleset_overrides=overrides)
-                formats.ruleset_for(tournament)
+                tournament.event_format().rules()  # saved: read again, and checked
             except DomainError as exc:
                 refuse(request, exc)
             else:

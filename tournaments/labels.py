@@ -92,9 +92,10 @@ METHODS: Mapping[str, Any] = {"rtu": _("RTU"), "italiana": _("All'italiana"), "k
 def tournament_format(tournament: Any) -> str:
     """"RTU · 3 partite · RTU" said for people: the method, the games, the scoring system's name
     (never the code, nor a count of games that is not this tournament's)."""
-    games = ngettext("%(n)s game", "%(n)s games", tournament.games_count) % {"n": tournament.games_count}
-    return " · ".join([str(METHODS.get(tournament.format, tournament.format)), games,
-                       str(tournament.get_ruleset_display()), system_name(tournament.scoring_system)])
+    fmt = tournament.event_format()
+    games = ngettext("%(n)s game", "%(n)s games", fmt.games_count) % {"n": fmt.games_count}
+    return " · ".join([str(METHODS.get(fmt.method, fmt.method)), games,
+                       str(tournament.get_ruleset_display()), system_name(fmt.scoring_system)])
 
 
 def system_name(code: str) -> str:

@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 
+from .formats import event as formats_event
+from .formats.event import DEFAULT_BEST_N, EventFormat
 from .formats.rules import DEFAULT_SCORING_SYSTEM, scoring_system_choices
 from .names import fold
 
@@ -247,6 +249,16 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled or copied without its kept format (read again where it lands)."""
+        state: dict[str, Any] = super().__getstate__()
+        state.pop("_event_format", None)
+        return state
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.forget_format()
+        super().save(*args, **kwargs)
+
     def clean(self) -> None:
         """Admin forms (and any ``full_clean``): the rule set, its overrides and the scoring
         system must be known to the engine (see ``formats.validate_rules``)."""
@@ -272,11 +284,78 @@ class Tournament(models.Model):
 
     @property
     def schedule(self) -> list[tuple[int, dt.time | None]]:
-        return [(n, self.game_start(n)) for n in range(1, self.games_count + 1)]
+        return [(n, self.game_start(n)) for n in range(1, self.event_format().games_count + 1)]
 
     @property
     def is_registration_open(self) -> bool:
         return self.status == self.Status.REGISTRATION
+
+    def event_format(self) -> EventFormat:
+        """The tournament's whole format, one frozen value (``tournaments/formats/event.py``):
+        the one way to read it. Kept on this instance until it or its settings are saved."""
+        found: EventFormat | None = self.__dict__.get("_event_format")
+        if found is None:
+            found = self.__dict__["_event_format"] = formats_event.of(self)
+        return found
+
+    def forget_format(self) -> None:
+        """Read the format again next time (its rows changed)."""
+        self.__dict__.pop("_event_format", None)
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        self.forget_format()
+        super().refresh_from_db(*args, **kwargs)
+
+
+class ScoringSettings(models.Model):
+    """What a tournament chose of its format beside the ``Tournament`` row: the preset, the games
+    that count, the tie-breaks and the changed scoring numbers; and whether unconfirmed results
+    count. Read only through ``Tournament.event_format()``; written by
+    ``scoring.services.apply_preset`` / ``update_settings``. Created by scoring: its table and
+    migrations stay the scoring app's (``app_label``)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="scoring_settings"
+    )
+    publish_unconfirmed = models.BooleanField(
+        _("publish unconfirmed results"), default=False,
+        help_text=_("Standings include results nobody has confirmed yet."),
+    )
+    best_n = models.PositiveSmallIntegerField(
+        _("games that count"), default=DEFAULT_BEST_N,
+        help_text=_("K-BEST2 / K-BESTN: how many of a player's best games count."),
+    )
+    # The format preset (tournaments.formats.PRESETS) and what the organizer changed of it.
+    preset = models.CharField(_("format"), max_length=30, blank=True, default="")
+    tiebreaks = models.JSONField(_("tie-break chain"), default=list, blank=True)
+    club_changes = models.JSONField(_("changed scoring numbers"), default=dict, blank=True,
+                                    encoder=ExactModelJSONEncoder, decoder=ExactJSONDecoder)
+
+    class Meta:
+        app_label = "scoring"  # created by scoring: its table and migrations
+        verbose_name = _("scoring settings")
+        verbose_name_plural = _("scoring settings")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self._meta.verbose_name}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        tournament = self._state.fields_cache.get("tournament")
+        if tournament is not None:  # the instance that asked reads its new format at once
+            tournament._state.fields_cache["scoring_settings"] = self
+            tournament.forget_format()
+
+    @classmethod
+    def store(cls, tournament: Tournament, **values: Any) -> ScoringSettings:
+        """Write these values on the tournament's row (made when missing); ``tournament`` reads
+        its new format at once. For imports and copies; an organizer's change goes through
+        ``scoring.services``."""
+        conf, _created = cls.objects.update_or_create(tournament=tournament, defaults=values)
+        conf.tournament = tournament
+        tournament._state.fields_cache["scoring_settings"] = conf
+        tournament.forget_format()
+        return conf
 
 
 def _open_withdrawal() -> models.Exists:

@@ -104,7 +104,7 @@ def checkin_counts(tournament: Tournament) -> dict[int, int]:
             registration__in=Registration.objects.active().filter(tournament=tournament),
         ).values_list("game_number").annotate(n=Count("id")).values_list("game_number", "n")
     )
-    return {n: counts.get(n, 0) for n in range(1, tournament.games_count + 1)}
+    return {n: counts.get(n, 0) for n in range(1, tournament.event_format().games_count + 1)}
 
 
 def links(tournament: Tournament) -> QuerySet[AccessLink]:

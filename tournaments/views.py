@@ -147,7 +147,7 @@ def _link_target(request: HttpRequest, link: AccessLink) -> HttpResponse:
     game = request.GET.get("game", "")
     latest = link.player.seats.filter(game__tournament=link.tournament).aggregate(
         latest=Max("game__number"))["latest"] if link.player is not None else None
-    if (game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.games_count
+    if (game.isdigit() and len(game) <= 2 and 1 <= int(game) <= link.tournament.event_format().games_count
             and (latest is None or int(game) >= latest)):
         # an objective slip of the game being played: straight to the player's own card
         return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
@@ -363,7 +363,7 @@ def registrations_export(request: HttpRequest, tournament: Tournament) -> HttpRe
 @require_GET
 @staff_required("referee")
 def checkin(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
-    if not 1 <= game <= tournament.games_count:
+    if not 1 <= game <= tournament.event_format().games_count:
         raise Http404
     query = request.GET.get("q", "").strip()
     counts = selectors.checkin_counts(tournament)
@@ -372,7 +372,7 @@ def checkin(request: HttpRequest, tournament: Tournament, game: int) -> HttpResp
         "rows": selectors.checkin_rows(tournament, game, query),
         "count": counts.get(game, 0),
         "previous_count": counts.get(game - 1, 0) if game > 1 else 0,
-        "games": range(1, tournament.games_count + 1),
+        "games": range(1, tournament.event_format().games_count + 1),
     }
     template = ("tournaments/_checkin_rows.html" if request.htmx  # type: ignore[attr-defined]
                 else "tournaments/checkin.html")
@@ -416,7 +416,7 @@ def checkin_toggle(request: HttpRequest, tournament: Tournament, game: int, pk: 
 def checkin_bulk(request: HttpRequest, tournament: Tournament, game: int) -> HttpResponse:
     """Several players at once: the selected rows, or everyone the search shows
     (``everyone``), or who was present for the previous game (``carry``)."""
-    if not 1 <= game <= tournament.games_count:
+    if not 1 <= game <= tournament.event_format().games_count:
         raise Http404
     query = request.POST.get("q", "").strip()
     try:

@@ -59,10 +59,7 @@ def organizer_of(tournament: Tournament) -> str:
 
 
 def type_code(tournament: Tournament) -> str:
-    from tournaments import formats
-
-    preset = formats.get(selectors.settings_for(tournament).preset)
-    return tournament.event_type or (preset.ranking_class if preset is not None else "") or "AMC"
+    return tournament.event_format().event_type
 
 
 def _raw_scores(sub: ResultSubmission) -> dict[int, float]:
@@ -88,7 +85,7 @@ def _raw_scores(sub: ResultSubmission) -> dict[int, float]:
 def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Event, list[Issue]]:
     from ranking import national
 
-    conf = selectors.settings_for(tournament)
+    unconfirmed = tournament.event_format().publish_unconfirmed
     issues: list[Issue] = []
     regs = list(Registration.objects.active().filter(tournament=tournament)
                 .select_related("player__club").order_by("created_at", "pk"))
@@ -109,7 +106,7 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     by_table: dict[int, list[Seat]] = defaultdict(list)
     for s in seats:
         by_table[s.table_id].append(s)
-    counted = {state.table.pk: (state, state.counting(conf.publish_unconfirmed))
+    counted = {state.table.pk: (state, state.counting(unconfirmed))
                for state in selectors.table_states(tournament) if not state.table.game.rehearsal}
     games = {g.number: g for g in Game.objects.filter(tournament=tournament, rehearsal=False)}
     played_rounds = sorted({state.table.game.number for state, sub in counted.values() if sub is not None})

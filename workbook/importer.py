@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 
 from engine import Ending
 from scoring import recompute
-from scoring.models import Confirmation, ResultSubmission, ScoringSettings, WorkbookEvent
+from scoring.models import Confirmation, ResultSubmission, WorkbookEvent
 from tables.models import Game, Seat, Table
 from tournaments import audit
 from tournaments.identity import Candidate, probable_duplicates
@@ -41,6 +41,7 @@ from tournaments.models import (
     Club,
     Player,
     Registration,
+    ScoringSettings,
     Tournament,
     TournamentRole,
     normalise_name,
@@ -286,7 +287,7 @@ def _store(event: Event, digest: str, name: str, existing: WorkbookEvent | None,
         tournament = Tournament.objects.create(slug=_slug(event, None), created_by=user, **fields)
         if user is not None:
             TournamentRole.objects.create(tournament=tournament, user=user, role=TournamentRole.Role.ORGANIZER)
-    ScoringSettings.objects.update_or_create(tournament=tournament, defaults={"method": "italiana", "best_n": 2})
+    ScoringSettings.store(tournament, best_n=2)  # every game counts: the tournament's format
     players = _players(event, actor, index, report)
     Registration.objects.bulk_create([Registration(tournament=tournament, player_id=pk) for pk in players.values()])
 

@@ -77,9 +77,10 @@ def test_each_round_defaults_to_the_presets_tables(db: Any, client: Any) -> None
 
 def test_no_preset_keeps_the_defaults(db: Any) -> None:
     t, org, _ref = cni_event()
-    from scoring.models import ScoringSettings
+    from tournaments.models import ScoringSettings
 
     ScoringSettings.objects.filter(tournament=t).update(preset="")
+    t.refresh_from_db()  # an update() is no save: the instance reads its format again when told
     game = table_services.compose_game(table_services.ensure_game(t, 1, actor=org), actor=org, seed="x")
     assert game.composition_options["priorities"] == list(table_services.DEFAULT_PRIORITIES)
     assert table_services.preset_options(t, 1) == {}

@@ -39,10 +39,10 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from scoring.models import ResultSubmission, ScoringSettings
+from scoring.models import ResultSubmission
 from tests.factories import scoring as f
 from tests.gunicorn import Gunicorn, server_env, stop_process
-from tournaments.models import Tournament
+from tournaments.models import ScoringSettings, Tournament
 
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

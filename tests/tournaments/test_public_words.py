@@ -187,7 +187,7 @@ def test_the_event_ranking_page_does_not_contradict_itself(client: Client) -> No
 def test_the_standings_say_which_games_count_in_words(client: Client) -> None:
     """A one-game season evening whose format keeps the best 50: every game counts, said so,
     without a rule id a player cannot read."""
-    from scoring.models import ScoringSettings
+    from tournaments.models import ScoringSettings
 
     t = TournamentFactory(games_count=1)
     ScoringSettings.objects.update_or_create(tournament=t, defaults={"best_n": 50})

@@ -9,19 +9,36 @@ and their validation.
   :func:`has_clock`), its scoring system chosen from ``engine.scoring.SCORING_SYSTEMS``, and
   :func:`validate_rules`.
 
-What a tournament stores of its format: ``Tournament.ruleset``, ``ruleset_overrides``,
-``scoring_system`` and ``games_count`` (tournaments), the chosen preset with the organizer's
-changes in ``scoring.models.ScoringSettings`` (scoring, next to the standings that read it),
-each round's table choices in ``tables.models.Game.composition_options``. docs/architecture.md,
+* :mod:`.event`: a tournament's whole format as one frozen value (:class:`EventFormat`), read
+  through ``tournament.event_format()`` (kept on the instance, read again after a save), the
+  one tie-break fallback (:func:`applied_chain`) and the default tables (:func:`default_tables`).
+
+What a tournament stores of its format, each once: ``Tournament.format`` (which games count),
+``ruleset``, ``ruleset_overrides``, ``event_type``, ``scoring_system`` and ``games_count``, and
+beside it ``ScoringSettings`` (preset, best N, tie-breaks, changed numbers; both in
+``tournaments/models.py``). Only :func:`of` reads them; everything else reads the
+``EventFormat``. A game's tables as they were composed are ``tables.models.Game.composition_options``
+(the format's choices completed by the organizer's for that game). docs/architecture.md,
 "Add a format", is the checklist.
 """
 
 from __future__ import annotations
 
 from .choice import FormatChoice, check_chain, check_choice, preset_or_refuse, problems
+from .event import (
+    FRIENDLY,
+    STANDINGS_METHODS,
+    EventFormat,
+    applied_chain,
+    default_tables,
+    of,
+    of_many,
+)
 from .presets import (
     BEST,
     CLUB_NUMBERS,
+    DEFAULT_CHAIN,
+    DEFAULT_ROUNDS,
     PRESETS,
     RCU_THRESHOLDS,
     Preset,
@@ -40,7 +57,8 @@ from .rules import (
 )
 
 __all__ = [
-    "BEST", "CLUB_NUMBERS", "DEFAULT_SCORING_SYSTEM", "PRESETS", "RCU_THRESHOLDS", "FormatChoice", "Preset",
+    "BEST", "CLUB_NUMBERS", "DEFAULT_CHAIN", "DEFAULT_ROUNDS", "FRIENDLY", "STANDINGS_METHODS", "EventFormat", "applied_chain",
+    "default_tables", "of", "of_many", "DEFAULT_SCORING_SYSTEM", "PRESETS", "RCU_THRESHOLDS", "FormatChoice", "Preset",
     "RoundTables", "all_presets", "check_chain", "check_choice", "check_scoring_system", "get", "has_clock",
     "preset_or_refuse", "problems", "ruleset_for", "scoring_system_choices", "time_limit", "validate_rules",
 ]

@@ -85,14 +85,24 @@ class Preset:
 # what an organizer may change, per kind of number
 CLUB_NUMBERS = ("win_bonus", "shared_win_bonus", "size_factor")
 BEST = ("total", "extra", "armies")
+# K-BEST2's tie-breaks: the chain of a tournament that chose none (``event.applied_chain``)
+DEFAULT_CHAIN = BEST
+
+# The tables when no preset names them (K-TABLES), and the one-day RTU preset's. Game 1: nobody
+# has met yet, so only the clubs (and who sits at a table of 5) can cost anything. From game 2 on
+# the organizer's guide's order: repeated opponents first, so everyone meets new people (with the
+# 5-seats first, game 3 of a 23-player day seated 9 repeated pairs; docs/guida-organizzatore.md).
+DEFAULT_ROUNDS: Mapping[int, RoundTables] = MappingProxyType({
+    1: RoundTables(("repeat_five", "winners_apart", "club_apart", "repeat_opponents")),
+    2: RoundTables(("repeat_opponents", "winners_apart", "club_apart", "repeat_five")),
+})
 
 PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in (
     Preset(
         "rtu-one-day", _("RTU one-day (best 2 of 3)"), "S-RTU", "rtu", 2, 3, BEST,
-        # from game 2 repeated opponents first, as the organizer's guide says (tables.services:
-        # LATER_PRIORITIES): everyone meets new people, and previous winners are kept apart next
-        {1: RoundTables(("repeat_five", "winners_apart", "club_apart", "repeat_opponents")),
-         2: RoundTables(("repeat_opponents", "winners_apart", "club_apart", "repeat_five"))},
+        # from game 2 repeated opponents first, as the organizer's guide says: everyone meets new
+        # people, and previous winners are kept apart next
+        DEFAULT_ROUNDS,
         ranking_class="OPN", editable=("best_n", "games_count", "chain"),
         notes=_("K-BEST2: the two best of three games count; ties by extra-objective points, then armies."),
     ),

@@ -60,7 +60,7 @@ def validate_rules(ruleset: str, overrides: Any, scoring_system: str) -> None:
 
 def ruleset_for(tournament: Any) -> RuleSet:
     """The engine rule set of ``tournament``, honouring ``ruleset_overrides``."""
-    overrides = tournament.ruleset_overrides or {}
+    overrides = dict(tournament.ruleset_overrides or {})
     try:
         return get_ruleset({"base": tournament.ruleset, "overrides": overrides})
     except EngineError as exc:

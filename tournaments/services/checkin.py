@@ -20,7 +20,7 @@ def _check_game(tournament: Tournament, game_number: Any) -> int:
         number = int(game_number)
     except (TypeError, ValueError):
         number = 0
-    if not 1 <= number <= tournament.games_count:
+    if not 1 <= number <= tournament.event_format().games_count:
         raise DomainError(
             _("This tournament has no game %(n)s.") % {"n": game_number}, field="game_number",
             rule="GAME",
