@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 from tournaments import audit
 from tournaments.clubs import FEDERATION_GROUP, require_federation_admin
 from tournaments.models import Club, ClubRole

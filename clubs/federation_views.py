@@ -10,8 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.errors import DomainError
-from config.refusals import add_to_form, refuse
+from common.errors import DomainError
+from common.refusals import add_to_form, refuse
 from tournaments.forms import ClubAdminForm
 
 from .federation import appoint_federation_admin, federation_admins, revoke_federation_admin

@@ -11,8 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from config.errors import DomainError, Refusal
-from config.refusals import refuse, said_here
+from common.errors import DomainError, Refusal
+from common.refusals import refuse, said_here
 
 from . import near_duplicates
 

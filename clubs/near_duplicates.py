@@ -26,7 +26,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 from tournaments import audit, clubs, merge
 from tournaments.identity import ProbableDuplicate
 from tournaments.models import Club, DistinctPlayers, Player, Registration

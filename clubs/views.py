@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError
-from config.refusals import add_to_form, refuse
+from common.errors import DomainError
+from common.refusals import add_to_form, refuse
 from tournaments import clubs, selectors
 from tournaments.forms import ClubAdminForm, ClubSetupForm
 from tournaments.models import Club, ClubRole, Tournament

@@ -1,13 +1,8 @@
 from django.apps import AppConfig
 
 
-class LiveConfig(AppConfig):
-    """Connects the model signals that give public pages a new validator (config/live.py)."""
+class SiteConfig(AppConfig):
+    """The site's own package: its management command (``api_contract``). The live pages' model
+    signals are each app's own (``common/live.py: watch``, called from their ``AppConfig.ready``)."""
 
     name = "config"
-    label = "live"
-
-    def ready(self) -> None:
-        from . import live
-
-        live.connect_signals()

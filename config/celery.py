@@ -1,5 +1,12 @@
 """The Celery app. Without REDIS_URL tasks run eagerly (see settings).
 
+The apps never import this module (config is wiring, above every app): a task is declared with
+``celery.shared_task`` and queued or inspected through ``celery.current_app``
+(``current_app.tasks["scoring.tasks.recompute_standings"].delay(...)``,
+``current_app.conf.task_always_eager``). This app is made the default of every thread
+(``set_default``), so ``current_app`` is it in a gunicorn thread or a test's thread too, not
+Celery's unconfigured fallback.
+
 Two tasks of its own prove the stack works (``/healthz``, scripts/prod_smoke.sh):
 ``config.ping`` writes a token to the cache when a worker runs it, and ``config.heartbeat``,
 sent by beat every ``HEARTBEAT_SECONDS``, records when beat last reached a worker.
@@ -13,6 +20,7 @@ from celery import Celery
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("risiko")
+app.set_default()  # current_app in every thread (the apps' one way to reach it), not only this one
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -5,7 +5,7 @@
 - ``database``: a query answers;
 - ``cache``: a value written to the cache reads back (Redis in production);
 - ``pages``: ``ok``, or ``degraded`` while the cache is away: public pages are rendered from the
-  database, without validators (no 304), and writes are saved (config/cache.py);
+  database, without validators (no 304), and writes are saved (common/cache.py);
 - ``broker``: a connection to the Celery broker opens (Redis; this imports the broker's
   transport, so a missing transport dependency shows here);
 - ``worker``: a Celery worker answers a ping within a second (``eager`` when tasks run
@@ -30,7 +30,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from config import cache as shared_cache
+from common import cache as shared_cache
 
 REQUIRED = ("database", "cache", "broker")
 
@@ -57,7 +57,7 @@ def _checks() -> dict[str, str]:
     away = shared_cache.away()
     if away is not None:
         checks["cache"] = f"error: Redis away for {int(away)} s"
-    # what the public pages do meanwhile (config/live.py, config/cache.py)
+    # what the public pages do meanwhile (common/live.py, common/cache.py)
     checks["pages"] = "ok" if checks["cache"] == "ok" else "degraded: rendered from the database, no 304"
     eager = bool(app.conf.task_always_eager)
     try:

@@ -65,29 +65,29 @@ INSTALLED_APPS = [
     "seasons",
     "publishing",
     "ratings",  # above scoring: the rating (Indice), docs/rating.md
-    "config.apps.LiveConfig",  # public pages' validators, response cache and gzip (config/live.py)
+    "config.apps.SiteConfig",  # the site itself: manage.py api_contract (the live pages: common/live.py)
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session is looked up (a cookie with NUL) and anything reads the body:
-    "config.edge.RequestSizeLimitMiddleware",  # 413 above REQUEST_BODY_MAX_BYTES (config/edge.py)
-    "config.edge.NulCharacterMiddleware",  # no NUL reaches PostgreSQL (config/edge.py)
-    "config.live.LiveEarlyMiddleware",  # ETag/304, response cache, gzip: requests with no session
+    "common.edge.RequestSizeLimitMiddleware",  # 413 above REQUEST_BODY_MAX_BYTES (common/edge.py)
+    "common.edge.NulCharacterMiddleware",  # no NUL reaches PostgreSQL (common/edge.py)
+    "common.live.LiveEarlyMiddleware",  # ETag/304, response cache, gzip: requests with no session
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tournaments.access.RevokedLinkMiddleware",  # a revoked referee link ends its session
-    "config.live.LiveMiddleware",  # the same for requests with a session (anonymous ones only)
+    "common.live.LiveMiddleware",  # the same for requests with a session (anonymous ones only)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "config.refusals.RefusalMiddleware",  # a refused action says why in the page (htmx or not)
-    "config.security.ContentSecurityPolicyMiddleware",  # CSP + a few headers (config/security.py)
-    "config.security.LoginRateLimitMiddleware",  # 429 after 5 failed logins per user+IP / 15 min
+    "common.refusals.RefusalMiddleware",  # a refused action says why in the page (htmx or not)
+    "common.security.ContentSecurityPolicyMiddleware",  # CSP + a few headers (common/security.py)
+    "common.security.LoginRateLimitMiddleware",  # 429 after 5 failed logins per user+IP / 15 min
     # last: it runs the API view itself, once per Idempotency-Key (tournaments/idempotency.py)
     "tournaments.idempotency.ApiIdempotencyMiddleware",
 ]
@@ -133,9 +133,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Django's Redis cache that treats Redis away as a miss (config/cache.py): pages are
+            # Django's Redis cache that treats Redis away as a miss (common/cache.py): pages are
             # rendered from the database meanwhile.
-            "BACKEND": "config.cache.RedisCache",
+            "BACKEND": "common.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_PREFIX", default="risiko"),
             # A Redis that does not answer costs a request at most this long (seconds).
@@ -145,10 +145,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# After a failed cache operation, seconds before Redis is tried again (config/cache.py).
+# After a failed cache operation, seconds before Redis is tried again (common/cache.py).
 CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=1.0)
 
-# Public pages answered from version stamps (config/live.py). The stamps must be shared by every
+# Public pages answered from version stamps (common/live.py). The stamps must be shared by every
 # worker process: on with Redis, or in DEBUG (one process); LIVE_CACHE=false turns it off.
 LIVE_CACHE = env.bool("LIVE_CACHE", default=bool(REDIS_URL) or DEBUG)
 
@@ -190,7 +190,7 @@ HEARTBEAT_SECONDS = env.int("HEARTBEAT_SECONDS", default=15)
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "config.passwords.MinimumLengthValidator"},
+    {"NAME": "common.passwords.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -226,24 +226,24 @@ STORAGES = {
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",  # + the documented error answers
+    "DEFAULT_SCHEMA_CLASS": "common.schema.AutoSchema",  # + the documented error answers
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # CSRF on every cookie-borne write, player-link sessions included
-        "config.authentication.CookieCsrfSessionAuthentication",
+        "common.authentication.CookieCsrfSessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "config.api.SafeLimitOffsetPagination",  # bounded offset/limit
+    "DEFAULT_PAGINATION_CLASS": "common.api.SafeLimitOffsetPagination",  # bounded offset/limit
     "PAGE_SIZE": 100,
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
-    # scores are exact decimals: written as the JSON numbers they spell (config/api.py)
-    # a key repeated in one JSON object is refused, not silently overwritten (config/api.py)
+    "EXCEPTION_HANDLER": "common.api.exception_handler",
+    # scores are exact decimals: written as the JSON numbers they spell (common/api.py)
+    # a key repeated in one JSON object is refused, not silently overwritten (common/api.py)
     "DEFAULT_PARSER_CLASSES": [
-        "config.restjson.StrictJSONParser", "rest_framework.parsers.FormParser",
+        "common.restjson.StrictJSONParser", "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_RENDERER_CLASSES": [
-        "config.restjson.ExactJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer",
+        "common.restjson.ExactJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer",
     ],
 }
 SPECTACULAR_SETTINGS = {
@@ -258,11 +258,11 @@ SPECTACULAR_SETTINGS = {
     # config/converters.py: ids in paths are whole numbers of at most 18 digits
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "config.schema.error_component_hook"],
+                             "common.schema.error_component_hook"],
 }
 
 # --- Request and upload limits (docs/security.md "Limits") ----------------------------------
-# A whole request body (config/edge.py answers 413 above it): one upload of at most 5 MB
+# A whole request body (common/edge.py answers 413 above it): one upload of at most 5 MB
 # (tournaments.spreadsheets.LIMITS.upload_bytes) plus the form around it.
 REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=6 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES  # non-file body (JSON, form fields)
@@ -286,15 +286,15 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-CSRF_FAILURE_VIEW = "config.htmx.csrf_failure"  # an htmx action says so in the page
+CSRF_FAILURE_VIEW = "common.htmx.csrf_failure"  # an htmx action says so in the page
 CSRF_COOKIE_HTTPONLY = True  # pages read the token from the template, never from the cookie
-# Content security policy (config/security.py): everything from this server, nothing inline.
+# Content security policy (common/security.py): everything from this server, nothing inline.
 CONTENT_SECURITY_POLICY = env.str("CONTENT_SECURITY_POLICY", default=(
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
 ))
-# Login rate limit (config/security.py): failures per username + client address.
+# Login rate limit (common/security.py): failures per username + client address.
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)  # seconds
 # ... and failures from one address whatever the usernames (spraying many names).

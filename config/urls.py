@@ -6,10 +6,10 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from common.live import server_time, set_language
 from config.converters import IdConverter
 from config.favicon import favicon
 from config.health import healthz
-from config.live import server_time, set_language
 
 # Before the apps' URLconfs are included: they route ids as <id:...> (never the unbounded <int:>).
 register_converter(IdConverter, "id")
@@ -56,5 +56,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
 ]
 
-handler400 = "config.api.bad_request"  # JSON under /api/
-handler404 = "config.api.not_found"  # JSON under /api/
+handler400 = "common.api.bad_request"  # JSON under /api/
+handler404 = "common.api.not_found"  # JSON under /api/

@@ -5,8 +5,8 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_wsgi_application()
 
-from config.live import LiveFirst  # noqa: E402  (once Django is set up)
+from common.live import LiveFirst  # noqa: E402  (once Django is set up)
 
 # An unchanged poll, or a page already answered, is answered before Django builds a request
-# (config/live.py: LiveFirst).
+# (common/live.py: LiveFirst).
 application = LiveFirst(django_application)

@@ -5,7 +5,7 @@ and every front end share.
 :class:`Ending` values are the game record contract's ``ended_by`` values (docs/engine.md): the
 contract's ``objective``, ``sdadata``, ``elimination`` and ``incomplete``, plus ``time`` and
 ``deck`` for a TIME_ATTACK game (S-TA). Pure code says an ending by its code; the words for it
-are said once on the Django side (``config.engine_messages.ENDINGS``).
+are said once on the Django side (``common.engine_messages.ENDINGS``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from config.errors import DomainError
+from common.errors import DomainError
 from ranking import formula as rk
 from ranking import national
 from scoring import recompute

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
+from common.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 from engine import exact
 from tournaments.models import Club, Tournament
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 from engine import ENTERED, ClubFormat, RuleSet
 from tournaments.formats.choice import MAX_GAMES
 from tournaments.models import Club, Player, Tournament

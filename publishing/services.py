@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError, Refusal
+from common.errors import ConflictError, DomainError, PermissionDeniedError, Refusal
 from engine import exact
 from tournaments.models import Club, Player, Registration, Tournament
 
@@ -203,6 +203,25 @@ def _check_clubs(content: dict[str, Any]) -> None:
                 "laptop (or leave it empty), or ask the federation to add the club.") % {"club": repr(name)})
 
 
+def _check_slug_free(club: Any, slug: str, source_id: uuid.UUID) -> None:
+    """Refuse a slug taken here by another event: one run on this instance itself, or another
+    published copy (another club's: not allowed; this club's: a conflict)."""
+    local = Tournament.objects.filter(slug=slug).exclude(published_copy__source_id=source_id).first()
+    if local is not None:  # an event run on this instance itself (not this copy)
+        if local.club_id != club.pk:
+            raise PermissionDeniedError(_("This tournament belongs to another club."),
+                                        field="slug", rule="PUBLISH-CLUB")
+        raise ConflictError(_("A tournament with this slug is run on this instance itself."),
+                            field="slug", rule="PUBLISH-CONFLICT")
+    same_slug = PublishedTournament.objects.filter(slug=slug).exclude(source_id=source_id).first()
+    if same_slug is not None:
+        if same_slug.club_id != club.pk:
+            raise PermissionDeniedError(_("This tournament belongs to another club."),
+                                        field="slug", rule="PUBLISH-CLUB")
+        raise ConflictError(_("Another published tournament already uses this slug."),
+                            field="slug", rule="PUBLISH-CONFLICT")
+
+
 def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedTournament]:
     """Store (or update) the published copy; ``("created" | "updated" | "unchanged", row)``."""
     validate(document, slug)
@@ -215,21 +234,8 @@ def receive(token: ClubToken, slug: str, document: Any) -> tuple[str, PublishedT
     content = document["content"]
     digest = digest_of(content)
     with transaction.atomic():
-        local = Tournament.objects.filter(slug=slug).exclude(published_copy__source_id=source_id).first()
-        if local is not None:  # an event run on this instance itself (not this copy)
-            if local.club_id != club.pk:
-                raise PermissionDeniedError(_("This tournament belongs to another club."),
-                                            field="slug", rule="PUBLISH-CLUB")
-            raise ConflictError(_("A tournament with this slug is run on this instance itself."),
-                                field="slug", rule="PUBLISH-CONFLICT")
+        _check_slug_free(club, slug, source_id)
         row = PublishedTournament.objects.select_for_update().filter(source_id=source_id).first()
-        same_slug = PublishedTournament.objects.filter(slug=slug).exclude(source_id=source_id).first()
-        if same_slug is not None:
-            if same_slug.club_id != club.pk:
-                raise PermissionDeniedError(_("This tournament belongs to another club."),
-                                            field="slug", rule="PUBLISH-CLUB")
-            raise ConflictError(_("Another published tournament already uses this slug."),
-                                field="slug", rule="PUBLISH-CONFLICT")
         now = timezone.now()
         if row is None:
             row = PublishedTournament(club=club, source_id=source_id, slug=slug,

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tournaments import services
 from tournaments.models import Club, Tournament
 from tournaments.permissions import staff_required

@@ -19,7 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import live
+from common import live
+from common.api import query_int
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
 
@@ -85,14 +86,6 @@ class RankingYearRowsSerializer(serializers.Serializer):
     rows = RankingRowSerializer(many=True)
 
 
-def _int(value: str | None, default: int, low: int, high: int) -> int:
-    try:
-        number = int(value) if value not in (None, "") else default
-    except (TypeError, ValueError):
-        return default
-    return max(low, min(high, number))
-
-
 class NationalRankingYearsAPI(APIView):
     permission_classes = [AllowAny]
 
@@ -120,8 +113,8 @@ class NationalRankingYearAPI(APIView):
                     OpenApiParameter("offset", int, description="Rows to skip")])
     def get(self, request: Request, year: int) -> Response:
         ranking = ns.year(year)
-        limit = _int(request.query_params.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
-        offset = _int(request.query_params.get("offset"), 0, 0, 2**31 - 1)
+        limit = query_int(request.query_params.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
+        offset = query_int(request.query_params.get("offset"), 0, 0, 2**31 - 1)
         if ranking is None or not ranking.events:
             if not holds(year):
                 raise Http404(_("No national ranking for this year."))

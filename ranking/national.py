@@ -288,7 +288,7 @@ class _Recompute:
         self.queued = False
 
     def __call__(self) -> None:
-        from config.celery import app
+        from celery import current_app as app
 
         self.queued = True
         # the task by its name (ranking/tasks.py calls this module: no import back)

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from config import live
+from common import live
 from tournaments.models import Tournament
 from tournaments.spreadsheets import csv_download, safe_row
 

@@ -11,7 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ranking.api import DEFAULT_LIMIT, MAX_LIMIT, RankingPlayerSerializer, _int
+from common.api import query_int
+from ranking.api import DEFAULT_LIMIT, MAX_LIMIT, RankingPlayerSerializer
 
 from . import selectors
 
@@ -39,8 +40,8 @@ class RatingsAPI(APIView):
                     OpenApiParameter("limit", int, description=f"Rows per page (default {DEFAULT_LIMIT}, max {MAX_LIMIT})"),
                     OpenApiParameter("offset", int, description="Rows to skip")])
     def get(self, request: Request) -> Response:
-        limit = _int(request.query_params.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
-        offset = _int(request.query_params.get("offset"), 0, 0, 2**31 - 1)
+        limit = query_int(request.query_params.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
+        offset = query_int(request.query_params.get("offset"), 0, 0, 2**31 - 1)
         qs = selectors.rows((request.query_params.get("q") or "")[:100])
         return Response({"count": qs.count(), "limit": limit, "offset": offset,
                          "rows": [selectors.row_dict(r) for r in qs[offset:offset + limit]]})

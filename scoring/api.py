@@ -14,8 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import live
-from config.errors import DomainError
+from common import live
+from common.errors import DomainError
 from tables.models import Game, Table
 from tournaments import idempotency
 from tournaments.access import linked_player

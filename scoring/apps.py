@@ -24,3 +24,14 @@ class ScoringConfig(AppConfig):
         selectors.stale_standings.append(recompute.refresh)
         selectors.lost_heads.append(recompute.lost)
         vocabulary.register("metrics", METRICS)  # the tie-breaks a format's chain may name
+        self._live_pages()
+
+    def _live_pages(self) -> None:
+        """A result or a standings row saved is a new version of its tournament's pages (this
+        label's rows: the national ranking's too, whose models keep it)."""
+        from common import live
+
+        from .models import ResultSubmission
+
+        live.watch(self.get_models())
+        live.owned_through("submission_id", ResultSubmission, "tournament_id")

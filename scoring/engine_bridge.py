@@ -25,8 +25,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.engine_messages import ENDINGS, describe, record_problems
-from config.errors import DomainError
+from common.engine_messages import ENDINGS, describe, record_problems
+from common.errors import DomainError
 from engine import (
     DECK_MAPS,
     ENTERED,
@@ -103,7 +103,7 @@ SEAT_PARAMS = frozenset({"seat", "turn", "by", "loser"})  # parameters that are 
 
 
 def _named(v: Violation, seats: Sequence[SeatInfo], *, cited: str | None = None) -> str:
-    """The violation in the page's language (config.engine_messages), seats with their players;
+    """The violation in the page's language (common.engine_messages), seats with their players;
     a recorded game's violation says its event first. Its rule id comes first unless it is
     ``cited``, the refusal's own rule, which the page says once after the whole text."""
     if not v.code:

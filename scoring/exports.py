@@ -14,7 +14,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from config.engine_messages import ending
+from common.engine_messages import ending
 from tournaments import labels, spreadsheets
 from tournaments.models import Player, Tournament
 

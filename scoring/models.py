@@ -13,8 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config.engine_messages import ENDING_CHOICES
-from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
+from common.engine_messages import ENDING_CHOICES
+from common.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 from tables.models import Table
 from tournaments.models import Player, Tournament
 

@@ -55,7 +55,7 @@ def _drop(tournament_id: int) -> None:
 
 def schedule(tournament_id: int) -> None:
     """Queue one recomputation (a write while one is queued joins it)."""
-    from config.celery import app
+    from celery import current_app as app
 
     generation = next_generation(tournament_id)
     if cache.add(stored.queued_key(tournament_id), generation, 60):
@@ -89,7 +89,7 @@ def next_generation(tournament_id: int) -> int:
 def recompute(tournament_id: int) -> bool:
     """The task's work: compute the standings and store them unless a later generation is
     already stored (``scoring.stored``: the head and the rows that changed); then the
-    tournament's public pages get a new validator (config/live.py)."""
+    tournament's public pages get a new validator (common/live.py)."""
     began = time.time()
     cache.delete(stored.queued_key(tournament_id))  # a write from now on queues another run
     generation = int(cache.get(stored.generation_key(tournament_id)) or 0)
@@ -103,7 +103,7 @@ def recompute(tournament_id: int) -> bool:
 
 
 def _store(tournament: Tournament, generation: int) -> bool:
-    from config import live
+    from common import live
 
     tournament_id = tournament.pk
     step = _incremental(tournament)
@@ -356,8 +356,8 @@ def _meta(fmt: _Format, corrections: dict[int, list[int]]) -> dict[str, Any]:
 def _names(tournament: Tournament, kept: dict[str, Any], players: set[int]) -> tuple[dict[int, str], dict[int, str]]:
     """{player: public name}, {player: club} of these players (the tournament's registrations and
     anyone who played): read again only when the site's version changed (a player or a club was
-    saved: config/live.py) or for players not known yet."""
-    from config import live
+    saved: common/live.py) or for players not known yet."""
+    from common import live
 
     site = cache.get(live.SITE_KEY) if live.enabled() else None  # read before the names
     names, clubs = dict(kept.get("names", {})), dict(kept.get("clubs", {}))

@@ -17,7 +17,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.jsonexact import ExactJSONDecoder
+from common.jsonexact import ExactJSONDecoder
 from engine import decimal
 from tables.models import Game, Seat, Table
 from tournaments import formats, labels
@@ -126,7 +126,7 @@ def seats_of(table: Table) -> list[Seat]:
 # ------------------------------------------------------------------ standings
 def tasks_in_process() -> bool:
     """No worker: Celery runs tasks in the caller's process (the embedded default)."""
-    from config.celery import app
+    from celery import current_app as app
 
     return bool(app.conf.task_always_eager)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.engine_messages import ENDING_CHOICES
+from common.engine_messages import ENDING_CHOICES
 
 from .models import Confirmation, ResultSubmission
 

@@ -23,11 +23,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from config import live
-from config.edge import contains_nul, nul_message
-from config.engine_messages import ENDING_CHOICES
-from config.errors import DomainError
-from config.refusals import refuse, shown
+from common import live
+from common.edge import contains_nul, nul_message
+from common.engine_messages import ENDING_CHOICES
+from common.errors import DomainError
+from common.refusals import refuse, shown
 from engine import Board, Ending, decimal
 from tables import clocks
 from tables.models import Game, Table

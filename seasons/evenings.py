@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from config.errors import PermissionDeniedError
+from common.errors import PermissionDeniedError
 from tournaments import audit, clubs
 from tournaments.models import Club, Registration, Season, Tournament
 from tournaments.names import by_name

@@ -23,8 +23,8 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config import live
-from config.errors import ConflictError, DomainError
+from common import live
+from common.errors import ConflictError, DomainError
 from scoring.services import apply_preset
 from scoring.standings import METRICS
 from tournaments import audit, formats

@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import ConflictError, DomainError
-from config.refusals import add_to_form, refuse
+from common.errors import ConflictError, DomainError
+from common.refusals import add_to_form, refuse
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Club, Season, Tournament
 

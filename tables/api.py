@@ -25,8 +25,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import live
-from config.errors import DomainError
+from common import live
+from common.errors import DomainError
 from tables import knockout, selectors, services
 from tables.models import Game, Seat, Table
 from tables.seating import ODD_COUNTS, PREFERENCES, PRIORITIES, SEEDINGS, SeatingError
@@ -397,7 +397,7 @@ class KnockoutPhasesView(_GameView):
         "(from the semifinals), each a plan or the reason why not yet",
     )
     def get(self, request: Request, slug: str) -> Response:
-        from config.errors import PermissionDeniedError
+        from common.errors import PermissionDeniedError
         from tables import phases
         from tournaments.permissions import is_organizer
 

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from tournaments import audit
 from tournaments.models import Tournament
 
@@ -101,7 +101,7 @@ def bump(table: Table) -> None:
 def _schedule_expiry(table: Table) -> None:
     """Production: the worker fires at the deadline. Eager (embedded default): never run the
     task now — expiry is derived, and marked by the first read or write after the deadline."""
-    from config.celery import app
+    from celery import current_app as app
 
     if app.conf.task_always_eager:
         return

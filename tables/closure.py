@@ -18,9 +18,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.engine_messages import describe as engine_sentence
-from config.engine_messages import ending_in_sentence
-from config.errors import ConflictError, DomainError
+from common.engine_messages import describe as engine_sentence
+from common.engine_messages import ending_in_sentence
+from common.errors import ConflictError, DomainError
 from engine import ClosureState, EngineError, NextAction
 from tournaments import audit
 

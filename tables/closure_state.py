@@ -14,7 +14,7 @@ from dataclasses import replace
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 from engine import ClosureState, EngineError
 
 from .models import Table, TurnEvent

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError
+from common.errors import ConflictError
 from tournaments import hooks
 from tournaments.models import Player
 

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tournaments import audit
 from tournaments.services import require_organizer
 

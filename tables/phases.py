@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from engine import SeededRng, derive_seed
 from tables import hooks, selectors, services
 from tables.knockout import rcu_finalists, rcu_semifinals

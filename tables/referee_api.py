@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import live
+from common import live
 from tournaments.permissions import TournamentObjectPermission
 
 from . import clocks, closure

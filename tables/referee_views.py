@@ -15,10 +15,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from config.errors import DomainError
-from config.htmx import keep_target
-from config.refusals import shown
-from tournaments import idempotency
+from common.errors import DomainError
+from common.htmx import keep_target
+from common.refusals import shown
+from tournaments import formats, idempotency
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee
 
@@ -164,7 +164,7 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
     if not is_referee(request.user, tournament):
         response = render(request, "tables/referee_forbidden.html", {"tournament": tournament},
                           status=403)
-        # an htmx tap says it in the page's refusal area (config/htmx.py)
+        # an htmx tap says it in the page's refusal area (common/htmx.py)
         response.refusal_message = _(  # type: ignore[attr-defined]
             "Only a referee or an organizer of this tournament may do this.")
         return response
@@ -195,7 +195,7 @@ def referee_table(request: HttpRequest, slug: str, number: int, table: int) -> H
     template = "tables/referee_panel.html" if request.htmx else "tables/referee_table.html"
     response = render(request, template, context, status=status)
     if error is not None and request.htmx:
-        # the panel shows the refusal itself and keeps what was typed (config/htmx.py)
+        # the panel shows the refusal itself and keeps what was typed (common/htmx.py)
         return keep_target(response, status=status)
     return response
 

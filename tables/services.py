@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.engine_messages import describe
-from config.errors import ConflictError, DomainError
+from common.engine_messages import describe
+from common.errors import ConflictError, DomainError
 from engine import SeededRng, derive_seed
 from tables import hooks, selectors
 from tables.models import Colour, Game, Seat, Table

@@ -66,8 +66,8 @@ def player_home(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required("organizer")
 def game_clocks(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Every clock of a game at once: later, earlier, or aligned (``tables.game_clocks``)."""
-    from config.errors import DomainError
-    from config.refusals import refuse
+    from common.errors import DomainError
+    from common.refusals import refuse
 
     from . import game_clocks as gc
 
@@ -110,8 +110,8 @@ CLOCK_SETTINGS = (  # (rule set parameter, label, rule id, lowest, highest)
 def clock_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The clock and the sdadata closure of this tournament (rule set overrides), for clocks
     started after saving."""
-    from config.errors import DomainError
-    from config.refusals import refuse
+    from common.errors import DomainError
+    from common.refusals import refuse
     from engine import get_ruleset
     from tournaments import services as tournament_services
 

@@ -26,9 +26,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
-from config import live
-from config.errors import DomainError
-from config.refusals import refuse
+from common import live
+from common.errors import DomainError
+from common.refusals import refuse
 from tables import api, selectors, services
 from tables.models import Game
 from tables.seating import PRIORITIES, arrange_priorities

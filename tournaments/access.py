@@ -32,7 +32,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 from .models import AccessLink, Player, Tournament
 

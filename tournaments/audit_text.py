@@ -22,7 +22,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.engine_messages import ending
+from common.engine_messages import ending
 
 from . import hooks, labels
 from .dates import long_date, long_datetime, parse_date

@@ -26,7 +26,7 @@ from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from engine import exact
 
 from . import hooks

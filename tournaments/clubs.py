@@ -20,7 +20,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 
 from .models import Club, ClubRole
 

@@ -1,5 +1,5 @@
 """Page forms. They only shape input; the rules live in ``services`` (whose DomainError is
-shown next to its field by ``config.errors.add_to_form``, the form keeping what was typed)."""
+shown next to its field by ``common.errors.add_to_form``, the form keeping what was typed)."""
 
 from __future__ import annotations
 

@@ -33,14 +33,14 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 
-from config.errors import DomainError, read_only_refusal
-from config.jsonexact import ExactJSONDecoder
-from config.restjson import ExactJSONRenderer
-from config.schema import IDEMPOTENCY_HEADER
+from common.errors import DomainError, read_only_refusal
+from common.jsonexact import ExactJSONDecoder
+from common.restjson import ExactJSONRenderer
+from common.schema import IDEMPOTENCY_HEADER
 
 from .models import IdempotentWrite
 
-HEADER = IDEMPOTENCY_HEADER  # documented once for every write: config/schema.py
+HEADER = IDEMPOTENCY_HEADER  # documented once for every write: common/schema.py
 FIELD = "idempotency_key"  # the hidden field of a form
 KEPT_DAYS = 7
 _KEY = re.compile(r"[\x21-\x7e]{1,100}")  # printable ASCII, no spaces: a UUID fits

@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.errors import DomainError
-from config.refusals import add_to_form
+from common.errors import DomainError
+from common.refusals import add_to_form
 
 from . import invitations
 from .forms import InvitationForm

@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 from . import audit
 from .identity import Candidate, ProbableDuplicate, probable_duplicates

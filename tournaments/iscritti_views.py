@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from config.errors import DomainError
-from config.refusals import add_to_form, refuse
+from common.errors import DomainError
+from common.refusals import add_to_form, refuse
 
 from . import merge
 from .iscritti import import_iscritti

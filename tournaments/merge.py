@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import ForeignKey, Q
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 
 from . import audit, hooks
 from .identity import (

@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
+from common.jsonexact import ExactJSONDecoder, ExactModelJSONEncoder
 
 from .formats import event as formats_event
 from .formats.event import DEFAULT_BEST_N, EventFormat
@@ -264,7 +264,7 @@ class Tournament(models.Model):
         system must be known to the engine (see ``formats.validate_rules``)."""
         from django.core.exceptions import ValidationError
 
-        from config.errors import DomainError
+        from common.errors import DomainError
 
         from .formats import validate_rules
 

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from config.errors import PermissionDeniedError
+from common.errors import PermissionDeniedError
 
 from .clubs import is_club_admin
 from .models import ClubRole, Tournament, TournamentRole
@@ -157,7 +157,7 @@ def refusal(user: Any, tournament: Tournament, role: str) -> dict[str, Any]:
 def staff_required(role: str) -> Callable[..., Any]:
     """Page decorator for ``view(request, tournament, ...)`` routed as ``<slug>``: anonymous →
     login page; signed in without ``role`` ("organizer" or "referee") → 403 page (a service's
-    PermissionDeniedError too: ``config.refusals``)."""
+    PermissionDeniedError too: ``common.refusals``)."""
     # translated per request (in the user's language), not once at import
     if role == "organizer":
         refusal = gettext_lazy("Only an organizer of this tournament can do this.")
@@ -172,7 +172,7 @@ def staff_required(role: str) -> Callable[..., Any]:
                 return redirect_to_login(request.get_full_path())
             if not has_role(request.user, tournament, role):
                 raise PermissionDeniedError(str(refusal), rule="ROLE")
-            return view(request, tournament, *args, **kwargs)  # refusals: config.refusals
+            return view(request, tournament, *args, **kwargs)  # refusals: common.refusals
 
         return wrapper
 

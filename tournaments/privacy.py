@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from config.errors import PermissionDeniedError
+from common.errors import PermissionDeniedError
 
 from . import audit, hooks
 from .models import AccessLink, AuditEntry, IdempotentWrite, Player, Tournament, Withdrawal

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 from . import privacy
 from .models import Registration, Tournament

@@ -46,7 +46,7 @@ from xml.etree.ElementTree import XMLPullParser
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError, Refusal
+from common.errors import DomainError, Refusal
 
 BOM = "\ufeff"
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")

@@ -17,9 +17,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.errors import DomainError
-from config.htmx import refusal_from
-from config.refusals import add_to_form, refuse, shown
+from common.errors import DomainError
+from common.htmx import refusal_from
+from common.refusals import add_to_form, refuse, shown
 
 from . import audit_text, labels, selectors, services, spreadsheets
 from .access import find_link, holds, linked_player, replaced, use_access_link

@@ -82,27 +82,10 @@ def _raw_scores(sub: ResultSubmission) -> dict[int, float]:
     return out
 
 
-def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Event, list[Issue]]:
-    from ranking import national
-
-    unconfirmed = tournament.event_format().publish_unconfirmed
-    issues: list[Issue] = []
-    regs = list(Registration.objects.active().filter(tournament=tournament)
-                .select_related("player__club").order_by("created_at", "pk"))
-    # A rehearsal game never counts (its seats and results stay out of the workbook).
-    seats = list(Seat.objects.filter(game__tournament=tournament, game__rehearsal=False).select_related("player__club", "game", "table")
-                 .order_by("game__number", "table__number", "number"))
-    people: dict[int, Player] = {r.player_id: r.player for r in regs}
-    for s in seats:
-        if s.player_id is not None and s.player_id not in people:
-            people[s.player_id] = s.player  # type: ignore[assignment]
-    ids = {pk: k for k, pk in enumerate(people, start=1)}
-    registrants = [Registrant(
-        id=ids[pk], first_name=p.first_name, last_name=p.last_name, nickname=p.nickname,
-        club=p.club.name if p.club_id else "", region=p.club.region if p.club_id else "",
-        birth_date=p.birth_date, national_id=int(p.national_id) if p.national_id.isdigit() else None,
-    ) for pk, p in people.items()]
-
+def _rounds(tournament: Tournament, unconfirmed: bool, seats: list[Seat], ids: dict[int, int],
+            round_of: dict[int, int], issues: list[Issue]) -> tuple[list[RoundEntry], list[dt.date]]:
+    """The event's rounds (each counted game's tables, with the raw scores of their seats) and
+    each round's date; a table without a counted result or with too many seats is an issue."""
     by_table: dict[int, list[Seat]] = defaultdict(list)
     for s in seats:
         by_table[s.table_id].append(s)
@@ -112,8 +95,6 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
     played_rounds = sorted({state.table.game.number for state, sub in counted.values() if sub is not None})
     rounds: list[RoundEntry] = []
     dates: list[dt.date] = []
-    # The workbook's rounds are the games that count: a rehearsal game leaves no gap.
-    round_of = selectors.round_numbers(tournament)
     for n in played_rounds:
         k = round_of.get(n, n)
         tables: list[TableEntry] = []
@@ -139,6 +120,32 @@ def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Even
         game = games.get(n)
         when = (game.finished_at or game.started_at) if game is not None else None
         dates.append(timezone.localdate(when) if when else tournament.date)
+    return rounds, dates
+
+
+def event_of(tournament: Tournament, organizer: str | None = None) -> tuple[Event, list[Issue]]:
+    from ranking import national
+
+    unconfirmed = tournament.event_format().publish_unconfirmed
+    issues: list[Issue] = []
+    regs = list(Registration.objects.active().filter(tournament=tournament)
+                .select_related("player__club").order_by("created_at", "pk"))
+    # A rehearsal game never counts (its seats and results stay out of the workbook).
+    seats = list(Seat.objects.filter(game__tournament=tournament, game__rehearsal=False).select_related("player__club", "game", "table")
+                 .order_by("game__number", "table__number", "number"))
+    people: dict[int, Player] = {r.player_id: r.player for r in regs}
+    for s in seats:
+        if s.player_id is not None and s.player_id not in people:
+            people[s.player_id] = s.player  # type: ignore[assignment]
+    ids = {pk: k for k, pk in enumerate(people, start=1)}
+    registrants = [Registrant(
+        id=ids[pk], first_name=p.first_name, last_name=p.last_name, nickname=p.nickname,
+        club=p.club.name if p.club_id else "", region=p.club.region if p.club_id else "",
+        birth_date=p.birth_date, national_id=int(p.national_id) if p.national_id.isdigit() else None,
+    ) for pk, p in people.items()]
+    # The workbook's rounds are the games that count: a rehearsal game leaves no gap.
+    round_of = selectors.round_numbers(tournament)
+    rounds, dates = _rounds(tournament, unconfirmed, seats, ids, round_of, issues)
     stored = WorkbookEvent.objects.filter(tournament=tournament).first()
     if stored is not None and stored.dates and len(stored.dates) >= len(dates):
         dates = [dt.date.fromisoformat(d) for d in stored.dates]

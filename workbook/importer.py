@@ -266,31 +266,9 @@ def _players(event: Event, actor: Any, index: PlayerIndex, report: FileReport) -
     return out
 
 
-def _store(event: Event, digest: str, name: str, existing: WorkbookEvent | None, actor: Any,
-           index: PlayerIndex, report: FileReport) -> Tournament:
-    user = actor if getattr(actor, "is_authenticated", False) else None
-    code = event.type_code or "AMC"
-    fields = {"name": event.name[:150] or event.event_id[:150], "date": event.dates[0], "venue": event.venue[:200],
-              "event_type": code, "games_count": max(event.planned_rounds, len(event.rounds), 1),
-              "format": Tournament.Format.ITALIANA, "status": Tournament.Status.FINISHED}
-    if existing is not None:
-        tournament = existing.tournament
-        before = {"digest": existing.digest, "source": existing.source}
-        for k, v in fields.items():
-            setattr(tournament, k, v)
-        tournament.slug = _slug(event, tournament.pk)
-        tournament.save()
-        Game.objects.filter(tournament=tournament).delete()
-        Registration.objects.filter(tournament=tournament).delete()
-    else:
-        before = None
-        tournament = Tournament.objects.create(slug=_slug(event, None), created_by=user, **fields)
-        if user is not None:
-            TournamentRole.objects.create(tournament=tournament, user=user, role=TournamentRole.Role.ORGANIZER)
-    ScoringSettings.store(tournament, best_n=2)  # every game counts: the tournament's format
-    players = _players(event, actor, index, report)
-    Registration.objects.bulk_create([Registration(tournament=tournament, player_id=pk) for pk in players.values()])
-
+def _play(event: Event, tournament: Tournament, players: dict[int, int], name: str, user: Any) -> list[Table]:
+    """The event's rounds as finished games: tables, seats and each table's confirmed result
+    (its scores as the workbook gives them; places from the scores)."""
     games = Game.objects.bulk_create([
         Game(tournament=tournament, number=r.number, status=Game.Status.FINISHED,
              started_at=_noon(event.dates[min(k, len(event.dates) - 1)]),
@@ -324,6 +302,34 @@ def _store(event: Event, digest: str, name: str, existing: WorkbookEvent | None,
     Seat.objects.bulk_create(seats)
     subs = ResultSubmission.objects.bulk_create(subs)
     Confirmation.objects.bulk_create([Confirmation(submission=s, user=user, by_organizer=True) for s in subs])
+    return tables
+
+
+def _store(event: Event, digest: str, name: str, existing: WorkbookEvent | None, actor: Any,
+           index: PlayerIndex, report: FileReport) -> Tournament:
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    code = event.type_code or "AMC"
+    fields = {"name": event.name[:150] or event.event_id[:150], "date": event.dates[0], "venue": event.venue[:200],
+              "event_type": code, "games_count": max(event.planned_rounds, len(event.rounds), 1),
+              "format": Tournament.Format.ITALIANA, "status": Tournament.Status.FINISHED}
+    if existing is not None:
+        tournament = existing.tournament
+        before = {"digest": existing.digest, "source": existing.source}
+        for k, v in fields.items():
+            setattr(tournament, k, v)
+        tournament.slug = _slug(event, tournament.pk)
+        tournament.save()
+        Game.objects.filter(tournament=tournament).delete()
+        Registration.objects.filter(tournament=tournament).delete()
+    else:
+        before = None
+        tournament = Tournament.objects.create(slug=_slug(event, None), created_by=user, **fields)
+        if user is not None:
+            TournamentRole.objects.create(tournament=tournament, user=user, role=TournamentRole.Role.ORGANIZER)
+    ScoringSettings.store(tournament, best_n=2)  # every game counts: the tournament's format
+    players = _players(event, actor, index, report)
+    Registration.objects.bulk_create([Registration(tournament=tournament, player_id=pk) for pk in players.values()])
+    tables = _play(event, tournament, players, name, user)
 
     stored = [{"player": players[s.id], "position": s.position, "points": s.points}
               for s in event.standings if s.id in players]

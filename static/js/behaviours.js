@@ -1,8 +1,8 @@
 /* Small behaviours that used to be inline on* attributes: the content security policy
-   (config/security.py) allows no inline script, so pages mark elements with data attributes.
+   (common/security.py) allows no inline script, so pages mark elements with data attributes.
    - <select data-autosubmit>: submit its form when the choice changes (language picker);
    - <button data-print>: open the print dialog;
-   - #refusal (base.html): an htmx action the server refused is answered into it (config/htmx.py);
+   - #refusal (base.html): an htmx action the server refused is answered into it (common/htmx.py);
      here it is emptied when a new action starts, and says so when the server fails (5xx) or
      cannot be reached, in the page's language (its data-* texts);
    - <button data-copy="text">: copy the text (an invitation link) to the clipboard;

@@ -34,7 +34,7 @@
     };
   }
 
-  // A page answered with "304 Not Modified" (config/live.py) keeps the server time it was first
+  // A page answered with "304 Not Modified" (common/live.py) keeps the server time it was first
   // made at: ask the server's time once (/time), and count from it when it is known.
   var synced = null;
   function sync() {

@@ -157,7 +157,7 @@ def test_a_clock_reads_one_format_and_a_closed_games_clocks_stand_still(browser:
     now = timezone.now()
     Table.objects.filter(pk=t1.pk).update(deadline=now + dt.timedelta(minutes=89, seconds=50))
     Table.objects.filter(pk=t2.pk).update(deadline=now + dt.timedelta(minutes=4, seconds=10))
-    from config import live
+    from common import live
 
     live.bump(tournament.slug)
     phone = b.person(PHONE, phone=True)

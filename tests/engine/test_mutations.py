@@ -521,7 +521,7 @@ def test_mutation_is_cited_at_its_event(mutation: Mutation, family: str) -> None
         assert not verdict["valid"]
         found = [(v["rule"], v["event"]) for v in verdict["violations"]]
         assert (mutation.cited, event) in found, f"expected {mutation.cited} at event {event}, got {found[:6]}"
-        # every finding carries a message code a page can translate (config/engine_messages.py)
+        # every finding carries a message code a page can translate (common/engine_messages.py)
         uncoded = [v for v in adjudicate_parsed(parse_record(record)).violations
                    if not (v.code in ENGLISH or v.code.startswith(("closure.", "board.")))]
         assert not uncoded

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tests.factories import scoring as f
 from tournaments.iscritti import import_iscritti
 

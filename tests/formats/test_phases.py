@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from common.errors import ConflictError, DomainError, PermissionDeniedError
 from scoring import selectors, services
 from tables import phases
 from tables import services as table_services

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.errors import DomainError, PermissionDeniedError
+from common.errors import DomainError, PermissionDeniedError
 from engine import exact
 from engine.scoring import SCORING_SYSTEMS
 from scoring import selectors, services

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from config.errors import DomainError
+from common.errors import DomainError
 from scoring import selectors, services
 from tables import services as table_services
 from tables.models import Game

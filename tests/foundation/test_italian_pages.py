@@ -163,7 +163,7 @@ def test_demo_pages_in_italian_show_no_english_message(demo: Client) -> None:
 
 
 def test_an_engine_refusal_at_the_table_is_italian_with_its_rule_once(db: Any) -> None:
-    from config.engine_messages import violation_text
+    from common.engine_messages import violation_text
     from engine.violations import EngineError
 
     exc = EngineError("T-ORDER", "it is seat 2's turn, not seat 3's", "closure.not_your_turn", {"turn": 2, "seat": 3})
@@ -174,7 +174,7 @@ def test_an_engine_refusal_at_the_table_is_italian_with_its_rule_once(db: Any) -
 
 
 def test_every_coded_engine_finding_has_its_italian_sentence() -> None:
-    from config.engine_messages import MESSAGES
+    from common.engine_messages import MESSAGES
 
     assert set(ENGLISH) <= set(MESSAGES), sorted(set(ENGLISH) - set(MESSAGES))
     with translation.override("en"):
@@ -322,7 +322,7 @@ def test_rule_set_refusals_in_italian(demo: Client) -> None:
     with pytest.raises(EngineError) as caught:
         get_ruleset("RTU").armies_for(9)
     with translation.override("it"):
-        from config.engine_messages import violation_text
+        from common.engine_messages import violation_text
 
         text = violation_text(caught.value)
     assert text.startswith("T-SIZE: ") and not [p for p in phrases if p in text], text

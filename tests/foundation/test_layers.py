@@ -1,5 +1,11 @@
-"""The apps depend one way: engine <- tournaments <- tables <- scoring <- the feature apps
-(clubs, ranking, workbook, history, seasons, publishing, ratings) (docs/architecture.md, "The parts and their direction").
+"""The apps depend one way: engine <- common <- tournaments <- tables <- scoring <- the feature
+apps (clubs, ranking, workbook, history, seasons, publishing, ratings) <- config
+(docs/architecture.md, "The parts and their direction").
+
+``common`` is the floor of shared helpers (errors, refusals, edges, exact JSON, the live pages'
+machinery): it imports no app. ``config`` is the wiring on top (settings, URLs, WSGI, the Celery
+app): it may import every app, and neither an app nor ``common`` imports it (a Celery task is
+reached through ``celery.current_app``).
 
 Checked on the source (AST) of every module of each app, so an import hidden inside a function
 counts too: an app never imports one above it (tournaments imports neither tables nor scoring,
@@ -20,9 +26,10 @@ from tests.engine.test_purity import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 # each may import only those before it; the feature apps sit above the three apps they read
-LAYERS = ("engine", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons",
+LAYERS = ("engine", "common", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons",
           "publishing", "ratings")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
+WIRING = "config"  # above every layer: imported by none of them
 ENGINE_USERS = sorted(p for part in (*LAYERS[1:], "config") for p in (ROOT / part).rglob("*.py"))
 
 
@@ -36,7 +43,7 @@ def upward(source: str, package: str) -> list[str]:
 
 def test_the_scan_sees_every_app() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in MODULES}
-    assert {"tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
+    assert {"common/errors.py", "common/live.py", "common/engine_messages.py", "tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
             "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py", "ratings/services.py",
             "ranking/national.py", "ranking/management/commands/recompute_ranking.py",
             "publishing/management/commands/publish_tournament.py", "clubs/near_duplicates.py",
@@ -68,6 +75,34 @@ def test_no_app_imports_one_above_it(path: Path) -> None:
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     bad = upward(path.read_text(encoding="utf-8"), package)
     assert not bad, f"{path.relative_to(ROOT)} imports an app above it: {bad}"
+
+
+def wiring(source: str, package: str) -> list[str]:
+    """The imports in ``source`` (a module of ``package``) of ``config``, the wiring on top."""
+    return [f"line {line}: {name}" for line, name in imported_modules(source, package)
+            if name.split(".")[0] == WIRING]
+
+
+def test_the_scan_catches_an_import_of_the_wiring() -> None:
+    source = (
+        "from common.errors import DomainError\n"
+        "def f():\n"
+        "    from config.celery import app\n"
+        "from config import settings\n"
+        "import config.urls\n"
+    )
+    assert sorted(wiring(source, "scoring")) == ["line 3: config.celery", "line 4: config", "line 5: config.urls"]
+    assert upward("from tournaments.models import Tournament\n", "common") == ["line 1: tournaments.models"]
+    assert upward("from scoring import selectors\n", "common.sub") == ["line 1: scoring"]
+    assert upward("from common import live\n", "tournaments") == []
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_app_nor_the_helpers_import_the_wiring(path: Path) -> None:
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    bad = wiring(path.read_text(encoding="utf-8"), package)
+    assert not bad, (f"{path.relative_to(ROOT)} imports config, the wiring above every app: {bad}; "
+                     "take the helper from common/ (a Celery task: celery.current_app)")
 
 
 def engine_modules(source: str, package: str) -> list[str]:

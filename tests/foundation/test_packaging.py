@@ -14,14 +14,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def project_packages() -> set[str]:
-    """The top-level packages of this repository that the settings install, and the engine."""
+    """The top-level packages of this repository that the settings install, the engine and the
+    shared helpers (common: imported, never installed)."""
     names = {entry.split(".")[0] for entry in settings.INSTALLED_APPS}
-    return {name for name in names if (ROOT / name / "__init__.py").exists()} | {"engine"}
+    return {name for name in names if (ROOT / name / "__init__.py").exists()} | {"engine", "common"}
 
 
 def test_every_installed_app_is_packaged_and_copied_into_the_image() -> None:
     wanted = project_packages()
-    assert {"config", "tournaments", "tables", "scoring", "engine"} <= wanted
+    assert {"config", "common", "tournaments", "tables", "scoring", "engine"} <= wanted
     included = {pattern.rstrip("*") for pattern in
                 tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]}
     copied = set(re.findall(r"^COPY (\w+) \./\1$", (ROOT / "docker" / "Dockerfile").read_text(), re.M))

@@ -253,7 +253,7 @@ def test_the_admin_form_refuses_unknown_rules(demo_tournament: Tournament) -> No
 
 
 def test_a_backup_with_unknown_rules_is_refused(demo_tournament: Tournament) -> None:
-    from config.errors import DomainError
+    from common.errors import DomainError
     from tournaments.backup import export_tournament, import_tournament
 
     document = export_tournament(demo_tournament)

@@ -1,4 +1,4 @@
-"""Redis away (config/cache.py): every cache operation is a miss instead of an error, the public
+"""Redis away (common/cache.py): every cache operation is a miss instead of an error, the public
 pages are rendered from the database without a validator (no 304 can be wrong), and the first
 operation that succeeds afterwards gives every page a new validator. (The same on the real
 stack, a private redis-server killed and started again: tests/hardening/test_faults.py.)"""
@@ -14,8 +14,8 @@ from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.test import override_settings
 
-from config import cache as shared_cache
-from config import live
+from common import cache as shared_cache
+from common import live
 from tests.factories import scoring as f
 
 
@@ -29,7 +29,7 @@ def _dead_redis() -> str:
 def redis_away() -> Iterator[None]:
     state = shared_cache._state
     saved = (state.down_since, state.last_try, state.failures, state.recoveries)
-    with override_settings(CACHES={"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": _dead_redis(),
+    with override_settings(CACHES={"default": {"BACKEND": "common.cache.RedisCache", "LOCATION": _dead_redis(),
                                                "OPTIONS": {"socket_connect_timeout": 0.5}}},
                            LIVE_CACHE=True):
         live._local.clear()

@@ -1,4 +1,4 @@
-"""The edge of the app (config/edge.py): bounded request bodies and uploads, and no NUL character
+"""The edge of the app (common/edge.py): bounded request bodies and uploads, and no NUL character
 reaching PostgreSQL from a path, a query string, a form, a JSON body or an uploaded file.
 
 The NUL tests that walk every route need PostgreSQL (SQLite stores NUL happily, PostgreSQL

@@ -337,7 +337,7 @@ def test_with_redis_gone_pages_answer_from_the_database_and_writes_are_kept(stac
     stack.redis.kill()
     down = time.monotonic()
     try:
-        # a process keeps the version numbers it read for a second (config/live.py)
+        # a process keeps the version numbers it read for a second (common/live.py)
         time.sleep(1.2)
         for path in (standings, f"/t/{t.slug}/standings/", f"/t/{t.slug}/"):
             status, headers, body = stack.request("GET", path, headers={"Accept": "text/html"})

@@ -19,7 +19,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.errors import DomainError
+from common.errors import DomainError
 from engine.record import parse_record
 from engine.replay import adjudicate
 from engine.simulate import simulate

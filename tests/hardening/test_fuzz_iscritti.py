@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from openpyxl import Workbook
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tests.formats.xls import workbook
 from tests.hardening.test_fuzz import EXAMPLES, FUZZ
 from tournaments.iscritti import import_iscritti

@@ -84,7 +84,7 @@ def test_changed_published_tournaments_are_stored_or_refused_naming_a_field(sent
         assert r.status_code in (200, 201, 400, 403, 409, 413), (r.status_code, edits, r.content[:500])
         if r.status_code >= 400:
             body = r.json()
-            # FORMAT: a NUL character, refused for every API body (config/edge.py)
+            # FORMAT: a NUL character, refused for every API body (common/edge.py)
             assert (body["rule"].startswith("PUBLISH") or body["rule"] == "FORMAT") and [k for k in body if k not in ("rule", "detail")], body
             assert not PublishedTournament.objects.exists() and Player.objects.count() == players
         assert Club.objects.count() == clubs  # a publish never creates a club

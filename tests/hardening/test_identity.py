@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from config.errors import PermissionDeniedError
+from common.errors import PermissionDeniedError
 from tests.factories.tournaments import make_user as new_user
 from tests.tables.conftest import make_tournament, make_user
 from tournaments import merge, privacy, services

@@ -53,7 +53,7 @@ EXPECTED: dict[str, Any] = {
     # Django's own views; FormView treats PUT like POST.
     "set_language": {"post": ANY, "put": ANY, "patch": ANY, "delete": ANY},
     "login": {"post": ANY, "put": ANY}, "logout": {"post": ANY},
-    # The GET language switch and the server's time (config/live.py) answer reads only.
+    # The GET language switch and the server's time (common/live.py) answer reads only.
     "language": READ, "server-time": READ,
     "password_change": {"post": SIGNED_IN, "put": SIGNED_IN}, "password_change_done": READ,
     "password_reset": {"post": ANY, "put": ANY}, "password_reset_done": READ,

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
-from config.errors import PermissionDeniedError
+from common.errors import PermissionDeniedError
 from tests.factories.tournaments import (
     PlayerLinkFactory,
     TournamentFactory,

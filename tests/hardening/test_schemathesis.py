@@ -41,7 +41,7 @@ def _checks() -> list[Any]:
     )
 
     # status_code_conformance: an answer whose status the schema does not document fails too
-    # (every operation lists its error answers, config/schema.py).
+    # (every operation lists its error answers, common/schema.py).
     return [not_a_server_error, content_type_conformance, response_schema_conformance,
             status_code_conformance]
 
@@ -68,7 +68,7 @@ def test_every_api_operation_survives_generated_requests(
 
 def _run_schemathesis(application: Any, who: str, capsys: Any) -> None:
     schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
-    headers = {"Accept-Encoding": "identity"}  # the WSGI client does not decompress (config/live.py gzips)
+    headers = {"Accept-Encoding": "identity"}  # the WSGI client does not decompress (common/live.py gzips)
     if who == "organizer":
         token = base64.b64encode(f"{demo.ORGANIZER[0]}:{demo.ORGANIZER[1]}".encode()).decode()
         headers["Authorization"] = f"Basic {token}"

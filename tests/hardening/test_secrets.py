@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from config import live
+from common import live
 from engine.rng import derive_seed
 from tables import services
 from tables.models import Game, Seat, Table

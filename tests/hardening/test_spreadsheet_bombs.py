@@ -21,7 +21,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from openpyxl import Workbook
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tests.formats.xls import _bof, _record, _xf, compound
 from tournaments import spreadsheets
 from tournaments.spreadsheets import LIMITS, open_workbook
@@ -151,7 +151,7 @@ import django
 django.setup()
 from django.db import connection
 from tournaments.iscritti import _rows
-from config.errors import DomainError
+from common.errors import DomainError
 content = open(sys.argv[1], "rb").read()
 outcome = {}
 try:

@@ -1,4 +1,4 @@
-"""How a game ends is listed once (engine.endings.Ending) and said once (config.engine_messages.ENDINGS):
+"""How a game ends is listed once (engine.endings.Ending) and said once (common.engine_messages.ENDINGS):
 the result's field, the entry page, the API and the engine all take it from there."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from config import engine_messages
+from common import engine_messages
 from engine.endings import ENTERED, Ending
 from scoring.models import ResultSubmission
 from scoring.serializers import ResultInputSerializer

@@ -1,4 +1,4 @@
-"""Public pages answered from version stamps (config/live.py): an unchanged poll is a 304, any
+"""Public pages answered from version stamps (common/live.py): an unchanged poll is a 304, any
 change a viewer should see is a new validator, nothing stale or personal is ever replayed, every
 language has its own, public pages carry no CSRF token and are gzip-compressed, pages with a
 token never are."""
@@ -200,7 +200,7 @@ def test_a_player_link_session_is_never_served_the_shared_result_page(setup: dic
 def _version(t: Any) -> int:
     from django.core.cache import cache
 
-    from config import live
+    from common import live
 
     live.versions(t.slug)  # a number to start from
     return int(cache.get(live.tournament_key(t.slug)))

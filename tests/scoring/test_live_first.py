@@ -1,4 +1,4 @@
-"""Polls answered before Django builds a request (config/live.py: LiveFirst, the WSGI application
+"""Polls answered before Django builds a request (common/live.py: LiveFirst, the WSGI application
 of config/wsgi.py): the same answers as the whole stack gives, never a stale or personal one; and
 versions bumped by another process heard at once (the Redis channel)."""
 
@@ -18,7 +18,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import RequestFactory
 
-from config import live
+from common import live
 from scoring import services
 from tests.factories import scoring as f
 

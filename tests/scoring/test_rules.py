@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import DomainError
+from common.errors import DomainError
 from engine.objectives import default_deck
 from scoring import selectors
 from tests.factories import scoring as f

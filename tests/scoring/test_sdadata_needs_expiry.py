@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone, translation
 
-from config.errors import DomainError
+from common.errors import DomainError
 from scoring.models import ResultSubmission
 from tests.factories import scoring as f
 

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from tables import clocks
 from tables.models import ClockEvent, Table
 from tests.tables.test_clocks import T0, make_referee, make_table, make_tournament, make_user

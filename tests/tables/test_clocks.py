@@ -9,7 +9,7 @@ import itertools
 import pytest
 from django.utils import timezone
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from tables import clocks, tasks
 from tables.models import ClockEvent, Table, TurnEvent
 from tests.factories.tables import GameFactory, SeatFactory, TableFactory

@@ -272,7 +272,7 @@ def test_tables_page_shows_every_change_at_once_and_a_fresh_server_time(
     first = page()
     assert "Table 1</a>" in first and "Tavolo 1</a>" in page("it")  # each language its own
     time.sleep(0.01)
-    # An unchanged page may be replayed (config/live.py) with the time it was made at: the clocks
+    # An unchanged page may be replayed (common/live.py) with the time it was made at: the clocks
     # ask the server's time from /time (static/js/clock.js), which is never stored.
     now = [client.get("/time").json()["now"] for _ in range(2)]
     assert now[1] > now[0] and float(re.findall(r'data-server-now="([\d.]+)"', first)[0]) <= now[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from config.errors import ConflictError, PermissionDeniedError
+from common.errors import ConflictError, PermissionDeniedError
 from tables import selectors, services
 from tables.models import Game, Table
 from tests.factories.scoring import ConfirmationFactory, ResultSubmissionFactory

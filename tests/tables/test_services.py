@@ -11,7 +11,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.errors import ConflictError, DomainError, PermissionDeniedError
+from common.errors import ConflictError, DomainError, PermissionDeniedError
 from engine.board import load_board
 from engine.deal import check_deal, deal
 from engine.objectives import default_deck

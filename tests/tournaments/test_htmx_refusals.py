@@ -1,4 +1,4 @@
-"""One way for htmx refusals (config/htmx.py): whatever refuses an htmx action, the page stays
+"""One way for htmx refusals (common/htmx.py): whatever refuses an htmx action, the page stays
 whole (the answer goes to the page's refusal area, or to the form that keeps what was typed) and
 says why in the user's language; nothing of it needs an inline script or style."""
 

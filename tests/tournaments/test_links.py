@@ -77,7 +77,7 @@ def test_organizer_creates_and_revokes_links_on_the_page(organizer_client, tourn
 
 @pytest.mark.django_db
 def test_link_only_for_users_with_a_role(organizer, tournament) -> None:
-    from config.errors import DomainError
+    from common.errors import DomainError
     from tests.factories.tournaments import UserFactory
 
     with pytest.raises(DomainError):
@@ -153,7 +153,7 @@ def test_a_players_link_asks_before_replacing_another_players(tournament) -> Non
 
 @pytest.mark.django_db
 def test_a_session_a_link_signed_in_cannot_accept_an_invitation(tournament, referee, organizer) -> None:
-    from config.errors import PermissionDeniedError
+    from common.errors import PermissionDeniedError
     from tournaments import invitations
 
     inv = invitations.create_invitation(tournament, "organizer", actor=organizer)

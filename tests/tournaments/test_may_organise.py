@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser, Group
 
-from config.errors import PermissionDeniedError
+from common.errors import PermissionDeniedError
 from tests.factories.tournaments import (
     ClubFactory,
     TournamentFactory,

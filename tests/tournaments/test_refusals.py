@@ -1,5 +1,5 @@
-"""One DomainError, one mapping per front end (config.errors, config.api, config.refusals,
-config.commands): every kind of refusal has its HTTP status, its page and its exit code, and a
+"""One DomainError, one mapping per front end (common.errors, common.api, common.refusals,
+common.commands): every kind of refusal has its HTTP status, its page and its exit code, and a
 refused page action says why in the user's language."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from django.core.management import CommandError, call_command
 from django.http import Http404, HttpResponse
 from django.test import RequestFactory
 
-from config.api import exception_handler
-from config.commands import DomainCommand
-from config.errors import EXIT_CODE, HTTP_STATUS, DomainError, Refusal
-from config.refusals import RefusalMiddleware
+from common.api import exception_handler
+from common.commands import DomainCommand
+from common.errors import EXIT_CODE, HTTP_STATUS, DomainError, Refusal
+from common.refusals import RefusalMiddleware
 
 EXPECTED_STATUS = {
     Refusal.INVALID: 400, Refusal.UNAUTHORISED: 401, Refusal.FORBIDDEN: 403,
@@ -97,7 +97,7 @@ def test_a_refused_page_action_says_why_in_italian(client: Any, organizer: Any, 
 
 
 def test_no_view_formats_a_refusal_by_hand() -> None:
-    """Pages say a DomainError through config.refusals (refuse, shown, add_to_form), never by
+    """Pages say a DomainError through common.refusals (refuse, shown, add_to_form), never by
     formatting it into a message or turning it into PermissionDenied themselves."""
     import re
     from pathlib import Path

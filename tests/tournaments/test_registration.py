@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tests.factories.tournaments import ClubFactory, RegistrationFactory, TournamentFactory
 from tournaments import services
 from tournaments.models import AuditEntry, Player, Registration

@@ -10,7 +10,7 @@ import datetime as dt
 
 import pytest
 
-from config.errors import DomainError
+from common.errors import DomainError
 from scoring import selectors as scoring_selectors
 from tables import selectors as table_selectors
 from tables import services as table_services

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 from engine import CLUB_FORMATS, SCORING_SYSTEMS
 
 from . import vocabulary

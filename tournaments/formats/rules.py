@@ -13,8 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.engine_messages import describe
-from config.errors import DomainError
+from common.engine_messages import describe
+from common.errors import DomainError
 from engine import SCORING_SYSTEMS, EngineError, RuleSet, get_ruleset
 
 from .. import labels

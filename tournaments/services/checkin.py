@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 from .. import audit
 from ..models import CheckIn, Registration, Tournament

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 from .. import audit, spreadsheets
 from ..dates import format_date

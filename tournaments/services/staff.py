@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 from .. import audit
 from ..models import AccessLink, Player, Tournament, TournamentRole

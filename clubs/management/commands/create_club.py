@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from clubs import federation
-from config.commands import DomainCommand
+from common.commands import DomainCommand
 
 
 class Command(DomainCommand):

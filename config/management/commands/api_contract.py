@@ -11,8 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from common.errors import EXIT_CODE
 from config import api_contract
-from config.errors import EXIT_CODE
 
 
 class Command(BaseCommand):

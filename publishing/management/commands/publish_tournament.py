@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 
-from config.commands import DomainCommand
+from common.commands import DomainCommand
 from publishing import services as publishing
 from tournaments import services
 from tournaments.models import Tournament

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from config.commands import DomainCommand
+from common.commands import DomainCommand
 from tournaments import privacy
 from tournaments.models import Player
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from config.commands import DomainCommand
+from common.commands import DomainCommand
 from engine import exact
 from tournaments import backup
 

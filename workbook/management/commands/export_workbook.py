@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any
 
-from config.commands import DomainCommand
+from common.commands import DomainCommand
 from tournaments.models import Tournament
 from workbook import export as wb_export
 

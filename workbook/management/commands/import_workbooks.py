@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from config.commands import DomainCommand
+from common.commands import DomainCommand
 from workbook import importer
 
 

@@ -5,13 +5,13 @@ id (docs/rules.md) it breaks or a project code (``ROLE``, ``VERSION``, ``CAPACIT
 it concerns, and its :class:`Refusal` kind. Each front end turns it into its own answer in one
 place, from the kind:
 
-- the REST API (``config.api.exception_handler``): the status of :data:`HTTP_STATUS` and one
+- the REST API (``common.api.exception_handler``): the status of :data:`HTTP_STATUS` and one
   ``Error`` body, :meth:`DomainError.as_dict` (``{field: [message], "rule", "detail"}``); a 503
   (the database is read-only: :func:`read_only_refusal`) also says ``Retry-After``;
-- pages (``config.refusals.RefusalMiddleware``): an htmx action gets the refusal fragment; a page's
+- pages (``common.refusals.RefusalMiddleware``): an htmx action gets the refusal fragment; a page's
   action gets a message on the page it came from (forbidden: the 403 page; not found: the 404
-  page); a form keeps what was typed and shows it next to the field (``config.refusals.add_to_form``);
-- management commands (``config.commands.DomainCommand``): exit code :data:`EXIT_CODE` with the
+  page); a form keeps what was typed and shows it next to the field (``common.refusals.add_to_form``);
+- management commands (``common.commands.DomainCommand``): exit code :data:`EXIT_CODE` with the
   one-line :attr:`DomainError.text`.
 """
 

@@ -11,7 +11,18 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.errors import RETRY_AFTER_SECONDS, DomainError, Refusal, read_only_refusal
+from common.errors import RETRY_AFTER_SECONDS, DomainError, Refusal, read_only_refusal
+
+
+def query_int(value: str | None, default: int, low: int, high: int) -> int:
+    """A whole number from a query parameter, between ``low`` and ``high``: missing or not a
+    number is ``default``, out of range the nearest bound (``?limit=`` and ``?offset=`` of a
+    list: a bad value is never a 400 nor a 500)."""
+    try:
+        number = int(value) if value not in (None, "") else default
+    except (TypeError, ValueError):
+        return default
+    return max(low, min(high, number))
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

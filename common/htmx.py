@@ -10,7 +10,7 @@ request therefore becomes the same small answer:
 - the status is 200 so that htmx swaps it and the browser logs no failed request; the refused
   status travels in ``X-Refusal-Status`` (and ``data-status`` of the message).
 
-Views may build it themselves with :func:`refusal`; ``config.refusals.RefusalMiddleware`` turns
+Views may build it themselves with :func:`refusal`; ``common.refusals.RefusalMiddleware`` turns
 every other refused htmx request (a ``DomainError``, ``PermissionDenied``, a 404, a CSRF failure,
 any 4xx answer) into one, and sends an htmx request whose session has ended to the login page
 (``HX-Redirect``: the whole page, never a login form inside a row). A view that answers an htmx refusal with its own fragment for the request's
@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 REFUSAL_TARGET = "#refusal"
 

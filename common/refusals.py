@@ -1,6 +1,6 @@
 """How a page says a refused action: the one mapping of a ``DomainError`` for pages.
 
-- an htmx action: the refusal fragment in the page's refusal area (``config.htmx.refusal``);
+- an htmx action: the refusal fragment in the page's refusal area (``common.htmx.refusal``);
 - forbidden (rule ``ROLE``…): the 403 page, with the reason; not found: the 404 page;
 - anything else (invalid, a conflict, too large): a message on the page the action came from.
 
@@ -22,8 +22,8 @@ from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from config.errors import DomainError, Refusal, read_only_refusal
-from config.htmx import is_htmx, refusal, refusal_from, signed_out, to_login
+from common.errors import DomainError, Refusal, read_only_refusal
+from common.htmx import is_htmx, refusal, refusal_from, signed_out, to_login
 
 PAGE_STATUS = {Refusal.FORBIDDEN: PermissionDenied, Refusal.UNAUTHORISED: PermissionDenied, Refusal.NOT_FOUND: Http404}
 
@@ -67,7 +67,7 @@ def back(request: HttpRequest) -> HttpResponse:
 
 
 class RefusalMiddleware:
-    """Every refused htmx request answers through ``config.htmx.refusal``; a ``DomainError`` a
+    """Every refused htmx request answers through ``common.htmx.refusal``; a ``DomainError`` a
     page view lets through answers through :func:`refuse`."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
@@ -99,7 +99,7 @@ class RefusalMiddleware:
             if isinstance(exc, Http404):
                 return refusal(request, status=404)
             return None
-        if isinstance(exc, DomainError) and not request.path_info.startswith("/api/"):  # the API: config.api
+        if isinstance(exc, DomainError) and not request.path_info.startswith("/api/"):  # the API: common.api
             refuse(request, exc)  # raises the 403 / 404 page for those kinds
             return back(request)
         return None

@@ -1,5 +1,5 @@
 """How a management command says a refused action: the one mapping of a ``DomainError`` for the
-console. The command exits with ``config.errors.EXIT_CODE`` (2) and prints the one-line reason
+console. The command exits with ``common.errors.EXIT_CODE`` (2) and prints the one-line reason
 (``DomainError.text``) in the language of the person at the console (``LANGUAGE``, ``LC_ALL``,
 ``LC_MESSAGES`` or ``LANG``, when the project speaks it; else the project's default, Italian)."""
 
@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from config.errors import DomainError
+from common.errors import DomainError
 
 
 def console_language() -> str:

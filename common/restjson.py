@@ -1,6 +1,6 @@
 """JSON in and out of the REST API: exact decimals out, a key given twice refused in.
 
-Kept apart from ``config.api`` because REST framework reads these classes from the settings
+Kept apart from ``common.api`` because REST framework reads these classes from the settings
 while its views module is being imported: this module must not import ``rest_framework.views``.
 """
 

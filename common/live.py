@@ -7,7 +7,8 @@ digest of the path and query, the language, htmx or not, the code's build stamp 
 numbers kept in the shared cache:
 
 - the tournament's version (``live:v:t:<slug>``), bumped once by every committed transaction
-  that wrote something a viewer could see (model signals of the three apps: :func:`bump_on_commit`),
+  that wrote something a viewer could see (the model signals of the models each app registers in
+  its ``AppConfig.ready``, :func:`watch`: :func:`bump_on_commit`),
   plus after a write request under ``t/<slug>/`` or ``tournaments/<slug>/`` that committed no
   such bump, plus by the standings task when it stores new standings;
 - the site version (``live:v:site``), bumped when a player or a club changes (they show on every
@@ -66,7 +67,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language, get_language_from_request
 from django.views.decorators.http import require_safe
 
-from config import cache as shared_cache
+from common import cache as shared_cache
 
 SITE_KEY = "live:v:site"
 RESPONSE_TTL = 600  # seconds a stored response is kept (a newer version never reads it anyway)
@@ -103,7 +104,7 @@ def _kept_for() -> float:
 
 
 class CacheAway(Exception):
-    """The version numbers cannot be read (Redis away, config/cache.py): no validator, no 304,
+    """The version numbers cannot be read (Redis away, common/cache.py): no validator, no 304,
     nothing stored; the page is rendered from the database."""
 
 
@@ -241,7 +242,7 @@ def _channel(client: Any) -> str:
 
 def _bump_all_after_outage() -> None:
     """Writes committed while Redis was away could not bump their versions: every page gets a
-    new validator, so no phone keeps a page from before (config/cache.py runs this)."""
+    new validator, so no phone keeps a page from before (common/cache.py runs this)."""
     _incr(SITE_KEY)
 
 
@@ -297,67 +298,80 @@ def _own_writes(slug: str | None) -> str:
 
 
 # ------------------------------------------------------------------------------ model signals
+# What a saved or deleted row means for the pages: each app registers its own models in its
+# ``AppConfig.ready`` (this module imports no app): :func:`watch` its models, :func:`tournament_rows`
+# the tournament itself, :func:`site_rows` the rows every page shows, :func:`owned_through` how a
+# row without a ``tournament_id`` finds its tournament.
 _SLUG_KEY = "live:slug:{}"
+_tournaments: list[Any] = []  # the tournament model (tournament_rows)
+_site_wide: tuple[type, ...] = ()  # rows shown on every page (site_rows)
+_owners: list[tuple[str, Any, str]] = []  # (attribute, model, path to the tournament's id)
+_quiet: set[str] = set()  # rows no public page shows: their writes need no new validator
+
+
+def watch(models: Any, *, quiet: Any = ()) -> None:
+    """Every save and delete of ``models`` gives their tournament's pages (or every page) a new
+    validator; ``quiet``: the models among them no public page shows (audit entries do count:
+    they catch writes done with ``QuerySet.update``)."""
+    from django.db.models.signals import post_delete, post_save
+
+    _quiet.update(model.__name__ for model in quiet)
+    for model in models:
+        post_save.connect(_changed, sender=model, weak=False, dispatch_uid=f"live-save-{model.__name__}")
+        post_delete.connect(_changed, sender=model, weak=False, dispatch_uid=f"live-del-{model.__name__}")
+
+
+def tournament_rows(model: Any) -> None:
+    """The tournament model: a row's ``slug`` names its pages (``t/<slug>/``)."""
+    _tournaments[:] = [model]
+
+
+def site_rows(*models: type) -> None:
+    """Rows shown on every page (names, clubs, tournament titles): a change is a new site version."""
+    global _site_wide
+    _site_wide = (*_site_wide, *models)
+
+
+def owned_through(attribute: str, model: Any, path: str) -> None:
+    """A row with ``attribute`` (``game_id``) belongs to the tournament ``model``'s row of that id
+    reaches by ``path`` (``Game``, ``"tournament_id"``)."""
+    _owners.append((attribute, model, path))
 
 
 def _slug_of(tournament_id: int | None) -> str | None:
-    if tournament_id is None:
+    if tournament_id is None or not _tournaments:
         return None
     key = _SLUG_KEY.format(tournament_id)
     slug = cache.get(key)
     if slug is None:
-        from tournaments.models import Tournament
-
-        slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+        slug = _tournaments[0].objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
         if slug is not None:
             cache.set(key, slug, 3600)
-    return slug
+    return slug  # type: ignore[no-any-return]
 
 
 def _tournament_id(instance: Any) -> int | None:
     """The tournament a saved or deleted row belongs to (one small query at most)."""
-    from scoring.models import ResultSubmission
-    from tables.models import Game, Table
-    from tournaments.models import Registration
-
     if hasattr(instance, "tournament_id"):
         return instance.tournament_id  # type: ignore[no-any-return]
-    for attr, model, path in (("game_id", Game, "tournament_id"), ("table_id", Table, "game__tournament_id"),
-                              ("submission_id", ResultSubmission, "tournament_id"),
-                              ("registration_id", Registration, "tournament_id")):
+    for attr, model, path in _owners:
         pk = getattr(instance, attr, None)
         if pk is not None:
-            return model.objects.filter(pk=pk).values_list(path, flat=True).first()  # type: ignore[attr-defined,no-any-return]
+            return model.objects.filter(pk=pk).values_list(path, flat=True).first()  # type: ignore[no-any-return]
     return None
 
 
-# Rows no public page shows: their writes need no new validator.
-_QUIET = {"AccessLink"}  # audit entries do count: they catch writes done with QuerySet.update
-
-
 def _changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    if not enabled() or sender.__name__ in _QUIET or kwargs.get("raw"):
+    if not enabled() or sender.__name__ in _quiet or kwargs.get("raw"):
         return
-    from tournaments.models import Club, Player, Tournament
-
-    if isinstance(instance, (Player, Club, Tournament)):
-        if isinstance(instance, Tournament):
+    if isinstance(instance, _site_wide):
+        if _tournaments and isinstance(instance, _tournaments[0]):
             cache.delete(_SLUG_KEY.format(instance.pk))
             bump_on_commit(instance.slug)
         bump_on_commit(None)  # names, clubs and tournament titles show on every page
         return
     slug = _slug_of(_tournament_id(instance))
     bump_on_commit(slug)
-
-
-def connect_signals() -> None:
-    from django.apps import apps
-    from django.db.models.signals import post_delete, post_save
-
-    for label in ("tournaments", "tables", "scoring"):
-        for model in apps.get_app_config(label).get_models():
-            post_save.connect(_changed, sender=model, weak=False, dispatch_uid=f"live-save-{model.__name__}")
-            post_delete.connect(_changed, sender=model, weak=False, dispatch_uid=f"live-del-{model.__name__}")
 
 
 # ------------------------------------------------------------------------------ marking views
@@ -400,13 +414,26 @@ def build_stamp() -> str:
     validator. The same in every worker process (file contents' sizes and times)."""
     root = Path(settings.BASE_DIR)
     h = hashlib.sha256(os.environ.get("LIVE_BUILD", "").encode())
-    for folder in ("templates", "locale", "config", "scoring", "tables", "tournaments", "static"):
-        for dirpath, _dirs, files in sorted(os.walk(root / folder)):
+    for folder in _stamped_folders(root):
+        for dirpath, _dirs, files in sorted(os.walk(folder)):
             for name in sorted(files):
                 if name.endswith((".html", ".mo", ".py", ".js", ".css")):
                     st = os.stat(os.path.join(dirpath, name))
                     h.update(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return h.hexdigest()[:16]
+
+
+def _stamped_folders(root: Path) -> list[Path]:
+    """The folders whose files make a page: templates, translations, static files, this package
+    and every installed app of this repository (their templates included; config, the settings'
+    package, is one)."""
+    from django.apps import apps
+
+    found = [root / "templates", root / "locale", root / "static", Path(__file__).resolve().parent]
+    for top in sorted({app.name.split(".")[0] for app in apps.get_app_configs()}):
+        if (root / top / "__init__.py").exists() and (root / top).resolve() not in found:
+            found.append((root / top).resolve())
+    return found
 
 
 def _eligible(request: HttpRequest, spec: dict[str, Any]) -> bool:
@@ -433,7 +460,7 @@ def validator(meta: dict[str, Any], path: str, slug: str | None, language: str, 
 
 
 def _no_worker() -> bool:
-    from config.celery import app
+    from celery import current_app as app
 
     return bool(app.conf.task_always_eager)
 

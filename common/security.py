@@ -143,7 +143,7 @@ def note_failure(username: str, ip: str) -> int:
     return _bump(_key(username, ip))
 
 
-@receiver(user_login_failed, dispatch_uid="config.security.count_login_failure")
+@receiver(user_login_failed, dispatch_uid="common.security.count_login_failure")
 def _count_failure(sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None,
                    **kwargs: Any) -> None:
     username = str(credentials.get("username") or "")

@@ -1,4 +1,4 @@
-"""Authentication classes of the REST API (kept apart from config/api.py: DRF imports them while
+"""Authentication classes of the REST API (kept apart from common/api.py: DRF imports them while
 it is still loading its own views)."""
 
 from __future__ import annotations
@@ -32,6 +32,6 @@ try:  # the schema names it like DRF's own session authentication (cookie + CSRF
     from drf_spectacular.authentication import SessionScheme
 
     class CookieCsrfSessionScheme(SessionScheme):
-        target_class = "config.authentication.CookieCsrfSessionAuthentication"
+        target_class = "common.authentication.CookieCsrfSessionAuthentication"
 except ImportError:  # pragma: no cover - drf-spectacular is a dependency
     pass

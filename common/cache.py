@@ -3,12 +3,12 @@
 Nothing the cache holds is the only copy of anything: results live in the database, standings and
 pages are computed from it. So while Redis cannot be reached, a cache operation is a miss (reads)
 or does nothing (writes) instead of an error, and every page is rendered from the database. What
-must not be believed meanwhile is told by :func:`away`: the live pages (config/live.py) give no
+must not be believed meanwhile is told by :func:`away`: the live pages (common/live.py) give no
 validator and answer no 304 (their version numbers cannot be read), ``/healthz`` says so.
 
 After a failure the cache is not asked again for ``CACHE_RETRY_SECONDS`` (a Redis that does not
 answer would cost every request its socket timeout). The first operation that succeeds after an
-outage runs the callbacks given to :func:`on_recovery` (config/live.py bumps every page's
+outage runs the callbacks given to :func:`on_recovery` (common/live.py bumps every page's
 version: changes written meanwhile could not announce themselves).
 """
 
