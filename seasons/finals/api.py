@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import DomainError
+from common.errors import DomainError
 from tables.api import _validated
 from tournaments.models import Season
 

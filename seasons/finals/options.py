@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from tournaments.models import Season
 
 from ..models import FINAL_SIZES, SeasonFinals

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from scoring.services import apply_preset
 from tables import phases
 from tables import selectors as table_selectors

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from config.errors import ConflictError, DomainError
-from config.refusals import add_to_form, refuse
+from common.errors import ConflictError, DomainError
+from common.refusals import add_to_form, refuse
 from tournaments.dates import DateField
 from tournaments.models import Season
 
