@@ -170,6 +170,11 @@ EXPECTED: dict[str, Any] = {
        for name in ("seasons:create", "seasons:edit", "seasons:evening", "api-club-seasons",
                     "api-season-evenings")},
     "api-season": {"patch": {"club_admin"} | FEDERATION},
+    # its final phase: public page and API read; the club's admins and federation admins run it
+    "seasons:finals": READ,
+    **{name: {"post": {"club_admin"} | FEDERATION}
+       for name in ("seasons:finals-create", "seasons:finals-absent", "seasons:finals-draw", "api-season-finals",
+                    "api-season-finals-withdraw", "api-season-finals-draw")},
     # an existing tournament joins or leaves the season: its club's admins, federation admins and
     # the organizer of that tournament (here the demo tournament, the club's evening)
     **{name: {"post": ORGANIZER | FEDERATION}

@@ -181,9 +181,13 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
     "seasons:create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
     **{f"seasons:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
-       for n in ("season", "standings", "edit", "evening", "attach", "detach")},
+       for n in ("season", "standings", "edit", "evening", "attach", "detach", "finals", "finals-create",
+                 "finals-absent")},
+    "seasons:finals-draw": lambda w: {"club": w.club, "pk": _season(w), "phase": "semifinals"},
     **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings",
-                                                   "api-season-evenings-attach", "api-season-evenings-detach")},
+                                                   "api-season-evenings-attach", "api-season-evenings-detach",
+                                                   "api-season-finals", "api-season-finals-withdraw",
+                                                   "api-season-finals-draw")},
     "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
     "clubs:duplicates": lambda w: {}, "clubs:duplicates_decide": lambda w: {},
     # players help themselves (selfservice): the player's own actions, a table's call, the staff's pages
@@ -338,6 +342,11 @@ BODY: dict[str, Callable[[World], Any]] = {
     "fees:members": lambda w: {"player": w.player, "year": "2027"},
     "api-club-members": lambda w: {"player": w.player, "year": 2027},
     "api-club-member": lambda w: {"card": True, "card_amount": "50"},
+    # the season's final phase: a date, a player, a phase (the demo's season has no final phase: refused
+    # as such, 400, to those who may run it)
+    "seasons:finals-create": lambda w: {"date": "20/12/2026"}, "seasons:finals-absent": lambda w: {"player": w.player},
+    "api-season-finals": lambda w: {"date": "2026-12-20"}, "api-season-finals-withdraw": lambda w: {"player": w.player},
+    "api-season-finals-draw": lambda w: {"phase": "semifinals"},
     # the demo tournament, an evening of the club's season (``_season``)
     **{n: (lambda w: {"tournament": _tournament_pk(w)})
        for n in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",
