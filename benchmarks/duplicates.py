@@ -12,7 +12,7 @@ duplicate). Timed, best of ``--repeat``: the detection of every pair
 it (first page of pairs with both players' events). ``--check`` also compares every player with
 every other (``identity.probable_duplicates``, no blocking) and requires the same pairs.
 
-Target: the page in < 1 s for 3,000 players with a tenth undated. Prints the figures and rewrites
+Target: the page in < 1 s for 10,000 players with a tenth undated. Prints the figures and rewrites
 the "Near-duplicate players" section of docs/benchmarks.md.
 """
 
@@ -99,12 +99,10 @@ def measure(count: int, undated: float, repeat: int, check: bool) -> dict[str, A
     found: list[tuple[int, int]] = []
     for _ in range(repeat):
         identity.identity_key.cache_clear()
-        identity._letters.cache_clear()
         start, cpu = time.perf_counter(), time.process_time()
         found = [(a.pk, b.pk) for a, b, _d in merge.duplicate_pairs(list(Player.objects.all()))]
         detect = min(detect, (time.perf_counter() - start, time.process_time() - cpu))
         identity.identity_key.cache_clear()
-        identity._letters.cache_clear()
         start, cpu = time.perf_counter(), time.process_time()
         answer = client.get("/clubs/duplicates/", secure=True)
         page = min(page, (time.perf_counter() - start, time.process_time() - cpu))
@@ -134,7 +132,7 @@ def main() -> None:
     finally:
         teardown()
     load_end = os.getloadavg()[0]
-    target = next((r for r in results if r["players"] == 3000), results[0])
+    target = max(results, key=lambda r: r["players"])  # the largest run asked for (10,000 by default)
     ok = target["page"][0] < PAGE_S
     verdict = "met" if ok else "met in CPU time only" if target["page"][1] < PAGE_S else "NOT met"
     lines = [
@@ -154,12 +152,12 @@ def main() -> None:
           + (f"{r['one_by_one']:.1f} | {'yes' if r['same'] else 'NO'} |" if "same" in r else "not run | |")
           for r in results],
         "",
-        f"Target: the page in < {PAGE_S:.0f} s for 3,000 players with a tenth undated — "
+        f"Target: the page in < {PAGE_S:.0f} s for {target['players']:,} players with a tenth undated — "
         f"{verdict} (wall {target['page'][0]:.2f} s, CPU {target['page'][1]:.2f} s). A player with a date of birth is compared "
         "only with those of the same date or the same name; one without is compared only with the names "
         "`identity.NameIndex` proposes (each name cut into five pieces: four edits leave one whole), measured "
-        "with `identity.Pattern` (bit-parallel edit distance), where comparing it with every player took "
-        "about 34 s at 3,000. The number of pairs grows faster than the players (an undated common name is "
+        "with rapidfuzz's edit distance (C++, bit-parallel, stopping past 4 edits); comparing each undated "
+        "player with every player took about 34 s at 3,000, and the same blocking measured in Python 4.9 s at 10,000. The number of pairs grows faster than the players (an undated common name is "
         "close to many); the page reads the events of one page of 25 pairs. Wall time grows with the "
         "machine's load (other work shares its two cores); CPU time is this process's.",
         "",

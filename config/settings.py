@@ -65,6 +65,10 @@ INSTALLED_APPS = [
     "seasons",
     "publishing",
     "ratings",  # above scoring: the rating (Indice), docs/rating.md
+    "teams",  # above scoring, ranking and workbook: team events (CNS, club team tournaments), docs/teams.md
+    "selfservice",  # above scoring: players' own check-in, calling the referee, hidden standings
+    "fees",  # above tournaments: entry fees, payments at check-in, club members (docs/fees.md)
+    "clubstats",  # above scoring and ranking: the clubs' and players' statistics, docs/statistics.md
     "config.apps.SiteConfig",  # the site itself: manage.py api_contract (the live pages: common/live.py)
 ]
 
@@ -257,6 +261,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # config/converters.py: ids in paths are whole numbers of at most 18 digits
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    # a payment's status (fees) beside the other "status" fields: named, not a hash
+    "ENUM_NAME_OVERRIDES": {"PaymentStatusEnum": "fees.models.Payment.Status"},
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "common.schema.error_component_hook"],
 }

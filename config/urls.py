@@ -26,6 +26,10 @@ api_patterns = [
     path("", include("ranking.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("ratings.api_urls")),
+    path("", include("teams.api_urls")),
+    path("", include("selfservice.api_urls")),
+    path("", include("fees.api_urls")),
+    path("", include("clubstats.api_urls")),
 ]
 
 urlpatterns = [
@@ -51,6 +55,10 @@ urlpatterns = [
     path("", include("ranking.urls")),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
+    path("", include("teams.urls")),
+    path("", include("selfservice.urls")),
+    path("", include("fees.urls")),
+    path("", include("clubstats.urls")),
     path("clubs/", include("clubs.urls")),
     path("", include("publishing.urls")),
     path("", include("tournaments.urls")),

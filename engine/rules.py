@@ -64,6 +64,7 @@ RULES: Mapping[str, str] = MappingProxyType(
         "S-SPARTAC": "club format: winner 100 + P; others 100 − (winner's P − own P)",
         "S-GUFO": "club format: place bonus 12/7/5/3/2 + P ÷ 100",
         "S-BGL": "club format: place points by table size + own P ÷ table total P",
+        "S-BYE": "a one-versus-one bye: a game against a ghost seat whose P the referee enters, scored as 2 players",
         # tournament level (not part of a game record)
         "K-BEST2": "a player's tournament score is the sum of their two best games",
         "K-BESTN": "counting a player's best N of M games",
@@ -71,6 +72,8 @@ RULES: Mapping[str, str] = MappingProxyType(
         "K-KO": "direct elimination: each table's winner goes on",
         "K-KO-RCU": "club practice: two qualifying games, semifinals and finals",
         "K-TABLES": "tables of 4 or 5, random or guided by ordered priorities, reproducible from a seed",
+        "K-SWISS": "Swiss tables by standings: each player within one table of their block, rematches and club-mates avoided",
+        "K-KO-SE": "Sant'Eufemia: the top 16 still playing after two games in 4 semifinals, their winners in the final",
         "K-RANKING": "the national ranking contribution of an event",
     }
 )

@@ -15,7 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from common import live
+from common.errors import PermissionDeniedError
+from scoring import selectors as scoring_selectors
 from tournaments.models import Tournament
+from tournaments.permissions import is_referee
 from tournaments.spreadsheets import csv_download, safe_row
 
 from . import event
@@ -139,6 +142,9 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     """K-RANKING: each player's national-ranking contribution from this event (public: name,
     nickname and club only), with the event's rows for the ranking as CSV/XLSX."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    if scoring_selectors.first_hidden_game(tournament) is not None and not is_referee(request.user, tournament):
+        raise PermissionDeniedError(_("The organizer has hidden the last games' standings until the end: this "
+                                      "event's ranking points come back with them."), rule="HIDDEN")
     return render(request, "ranking/ranking.html", {
         "tournament": tournament, "r": event.event_ranking(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,

@@ -57,7 +57,7 @@ class StandingsAPI(APIView):
         offset = _number(params.get("offset"), "offset", 0)
         player = _number(params.get("player"), "player", -1)
         page = selectors.standings_slice(tournament, offset=offset, limit=limit, player=player,
-                                         q=params.get("q", "").strip()[:60])
+                                         q=params.get("q", "").strip()[:60], public=True)
         return Response({k: v for k, v in page.items() if k not in ("at", "total")})
 
 
@@ -65,12 +65,13 @@ def _every_row(request: Request, tournament: Tournament) -> HttpResponse:
     """The whole standings: as JSON, assembled from the worker's stored rows (``scoring.assembled``:
     each row encoded once per version, not 5,000 rows per change); read whole otherwise (no
     worker, nothing stored yet, a row evicted) or for another renderer (the browsable API,
-    ``indent=``)."""
-    if request.accepted_renderer.format == "json" and "indent" not in (request.accepted_media_type or ""):
+    ``indent=``), and when games are hidden from the public (``selectors.public_standings``)."""
+    if (request.accepted_renderer.format == "json" and "indent" not in (request.accepted_media_type or "")
+            and selectors.first_hidden_game(tournament) is None):
         body = assembled.full_body(tournament.pk)
         if body is not None:
             return HttpResponse(body, content_type=request.accepted_renderer.media_type)
-    return Response(selectors.standings(tournament))
+    return Response(selectors.public_standings(tournament))
 
 
 def _number(value: str | None, name: str, default: int) -> int:

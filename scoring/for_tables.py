@@ -22,6 +22,9 @@ class ScoringResults(hooks.Results):
                 out.append((state.table, counting.scores))
         return out
 
+    def first_hidden_game(self, tournament: Tournament) -> int | None:
+        return selectors.first_hidden_game(tournament)
+
     def standings_rows(self, tournament: Tournament) -> list[dict[str, Any]]:
         return list(selectors.standings(tournament)["rows"])
 

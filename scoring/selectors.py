@@ -23,8 +23,8 @@ from tables.models import Game, Seat, Table
 from tournaments import formats, labels
 from tournaments.models import AuditEntry, Player, Registration, Tournament, display_name
 
+from . import hooks, stored
 from . import standings as st
-from . import stored
 from .models import Confirmation, ResultSubmission
 
 _SCORES_JSON = ExactJSONDecoder()
@@ -300,15 +300,64 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     return _with_labels(_standings(tournament))
 
 
+def first_hidden_game(tournament: Tournament) -> int | None:
+    """The first game whose results the public may not see yet (``hooks.hidden_from``)."""
+    said = [n for hidden in hooks.hidden_from if (n := hidden(tournament)) is not None]
+    return min(said) if said else None
+
+
+def standings_before(tournament: Tournament, game: int) -> dict[str, Any]:
+    """The standings as they were before ``game``: only the results of earlier games count (what
+    the public sees while the last games' standings are hidden). Kept for the next reader under
+    the stamp of the standings they come from (every player's own page asks while polling), so
+    a new result makes them afresh; without a stamp yet, computed each time."""
+    head = stored.read(tournament.pk)
+    whole = head.meta if head is not None else cache.get(stored.standings_key(tournament.pk))
+    stamp = (whole or {}).get("stamp")
+    key = f"scoring:standings-before:{tournament.pk}:{game}:{stamp}"
+    cached = cache.get(key) if stamp else None
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    data = _before(tournament, game)
+    if stamp:
+        cache.set(key, data, CACHE_TTL)
+    return data
+
+
+def _before(tournament: Tournament, game: int) -> dict[str, Any]:
+    results, corrections = counted_game_results(tournament)
+    results = [r for r in results if r.game < game]
+    corrections = {p: [g for g in gs if g < game] for p, gs in corrections.items()}
+    rehearsals = list(Game.objects.filter(tournament=tournament, rehearsal=True).order_by("number")
+                      .values_list("number", flat=True))
+    player_ids = set(Registration.objects.active().filter(tournament=tournament).values_list("player_id", flat=True))
+    player_ids |= {r.player for r in results}
+    names: dict[int, str] = {}
+    clubs: dict[int, str] = {}
+    for pk, first, last, nickname, club in (Player.objects.filter(pk__in=player_ids)
+                                            .values_list("pk", "first_name", "last_name", "nickname", "club__name")):
+        names[pk], clubs[pk] = display_name(first, last, nickname), club or ""
+    data = _standings_data(tournament, results, player_ids, names, clubs, corrections, rehearsals)
+    data["games"] = [g for g in data["games"] if g < game]
+    return data | {"hidden_from": game}
+
+
+def public_standings(tournament: Tournament) -> dict[str, Any]:
+    """The standings the public sees: all of them, or those before the hidden games."""
+    hidden = first_hidden_game(tournament)
+    return standings(tournament) if hidden is None else _with_labels(standings_before(tournament, hidden))
+
+
 def standings_slice(tournament: Tournament, *, offset: int = 0, limit: int = 100, player: int | None = None,
-                    q: str = "", clamp: bool = False) -> dict[str, Any]:
+                    q: str = "", clamp: bool = False, public: bool = False) -> dict[str, Any]:
     """One page of the standings without reading the others (5,000 players: the hundred rows a
     phone shows): the labelled standings' data with ``rows`` from ``offset`` (``player``: the page
     that holds them; ``q``: only players whose name or club contains it), ``count`` (rows
     matching), ``offset`` (as used), ``at`` (the player's index among them, or None) and ``total``.
     ``clamp``: an offset past the end answers the last page."""
     needle = q.replace("\n", " ").strip().casefold()
-    head = stored.read(tournament.pk)
+    hidden = first_hidden_game(tournament) if public else None
+    head = stored.read(tournament.pk) if hidden is None else None
     texts = head.texts() if head is not None and needle else None
     compact = head is not None and (texts is not None or not needle)
     if head is not None and compact:
@@ -316,7 +365,7 @@ def standings_slice(tournament: Tournament, *, offset: int = 0, limit: int = 100
         meta = head.meta
         fetch = head.rows
     else:
-        data = _standings(tournament)
+        data = _standings(tournament) if hidden is None else standings_before(tournament, hidden)
         ids = [r["player"] for r in data["rows"]]
         texts = {r["player"]: stored.search_text(r["name"], r.get("club", "")) for r in data["rows"]} if needle else None
         meta = {k: v for k, v in data.items() if k != "rows"}
@@ -338,14 +387,16 @@ def standings_slice(tournament: Tournament, *, offset: int = 0, limit: int = 100
     rows = fetch(positions[offset:offset + limit])
     if rows is None:  # a row of this head is gone: read everything once, and store afresh
         _tell(lost_heads, tournament.pk)
-        return standings_slice(tournament, offset=offset, limit=limit, player=player, q=q, clamp=clamp)
+        return standings_slice(tournament, offset=offset, limit=limit, player=player, q=q, clamp=clamp,
+                               public=public)
     return {**_label_meta(meta), "rows": [_label_row(r) for r in rows], "count": len(positions), "offset": offset,
             "at": at, "total": len(ids)}
 
 
-def standings_row(tournament: Tournament, player: int) -> dict[str, Any] | None:
-    """One player's labelled standings row (None: not in the standings)."""
-    page = standings_slice(tournament, player=player, limit=1)
+def standings_row(tournament: Tournament, player: int, *, public: bool = False) -> dict[str, Any] | None:
+    """One player's labelled standings row (None: not in the standings); ``public``: as the
+    public sees it (before the hidden games, if any)."""
+    page = standings_slice(tournament, player=player, limit=1, public=public)
     return page["rows"][0] if page["at"] is not None else None
 
 

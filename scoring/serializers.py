@@ -96,6 +96,9 @@ class StandingsSerializer(serializers.Serializer):
     pending_correction_games = serializers.ListField(
         child=serializers.IntegerField(), help_text="Games with a correction waiting for confirmation")
     rows = StandingsRowSerializer(many=True)
+    hidden_from = serializers.IntegerField(
+        required=False, help_text="The organizer hid the standings from this game on until the end: these "
+        "are the standings before it (absent: every game counted)")
     count = serializers.IntegerField(required=False, help_text="rows matching (with limit/offset/player/q)")
     offset = serializers.IntegerField(required=False, help_text="the page's first row (with limit/offset/player/q)")
 

@@ -279,6 +279,18 @@ def _settings_snapshot(tournament: Tournament) -> dict[str, Any]:
             "games_count": fmt.games_count}
 
 
+def _table_size_overrides(tournament: Tournament, previous: str, preset: Any) -> dict[str, Any]:
+    """The tournament's rule-set overrides with the table sizes the preset's shape needs (T-SIZE:
+    2 players in a 1vs1, 3 at a BGL table of 3); the sizes the previous preset had set are taken
+    back, an organizer's own overrides kept."""
+    from tournaments import formats
+
+    before = formats.get(previous)
+    dropped = dict(before.ruleset_overrides) if before is not None else {}
+    kept = {k: v for k, v in (tournament.ruleset_overrides or {}).items() if dropped.get(k, object()) != v}
+    return {**kept, **preset.ruleset_overrides}
+
+
 def apply_preset(*, actor: Any, tournament: Tournament, preset_id: str,
                  changes: Mapping[str, Any] | None = None) -> ScoringSettings:
     """Choose a format preset (``tournaments.formats.PRESETS``) for ``tournament`` and change
@@ -299,6 +311,7 @@ def apply_preset(*, actor: Any, tournament: Tournament, preset_id: str,
         tournament_services.update_tournament(
             tournament, actor=actor, scoring_system=preset.scoring_system, games_count=games_count,
             start_times=list(tournament.start_times or [])[:games_count], format=preset.method,
+            ruleset_overrides=_table_size_overrides(tournament, conf.preset, preset),
         )
         conf.preset = preset.id
         conf.best_n = best_n if best_n is not None else 20

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from common import live
 from common.edge import contains_nul, nul_message
 from common.engine_messages import ENDING_CHOICES
-from common.errors import DomainError
+from common.errors import DomainError, PermissionDeniedError
 from common.refusals import refuse, shown
 from engine import Board, Ending, decimal
 from tables import clocks
@@ -65,13 +65,14 @@ def _standings_window(request: HttpRequest, tournament: Tournament) -> dict[str,
     q = request.GET.get("q", "").strip()[:60]
     me = _int(request.GET.get("player"))
     if q:
-        found = _with_columns(selectors.standings_slice(tournament, q=q, limit=STANDINGS_PAGE))
+        found = _with_columns(selectors.standings_slice(tournament, q=q, limit=STANDINGS_PAGE, public=True))
         pages = max(1, -(-found["total"] // STANDINGS_PAGE))
         return {"s": found, "rows": found["rows"], "q": q, "found": found["count"], "page": 0, "pages": pages,
                 "me": me, "poll_query": urlencode({"q": q})}
     asked = (_int(request.GET.get("page")) or 1) - 1
     window = _with_columns(selectors.standings_slice(tournament, offset=asked * STANDINGS_PAGE,
-                                                     limit=STANDINGS_PAGE, player=me, clamp=True))
+                                                     limit=STANDINGS_PAGE, player=me, clamp=True,
+                                                     public=True))
     pages = max(1, -(-window["count"] // STANDINGS_PAGE))
     page = window["offset"] // STANDINGS_PAGE + 1
     mine = window["at"] is not None
@@ -100,7 +101,7 @@ def _int(value: str | None) -> int | None:
 @require_GET
 def print_ranking(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return render(request, "scoring/print.html", {"tournament": tournament, "s": selectors.standings(tournament)})
+    return render(request, "scoring/print.html", {"tournament": tournament, "s": selectors.public_standings(tournament)})
 
 
 @live.public
@@ -112,12 +113,13 @@ def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = get_object_or_404(
         Player.objects.filter(Q(registrations__tournament=tournament)
                               | Q(seats__game__tournament=tournament)).distinct(), pk=pk)
-    row = selectors.standings_row(tournament, player.pk)
-    games = selectors.player_games(tournament, player)
+    row = selectors.standings_row(tournament, player.pk, public=True)
+    hidden = selectors.first_hidden_game(tournament)
+    games = [g for g in selectors.player_games(tournament, player) if hidden is None or g["game"].number < hidden]
     for g in games:
         g["status_label"] = labels.result_status(g["status"])
     return render(request, "scoring/player.html", {"tournament": tournament, "player": player, "row": row,
-                                                   "games": games})
+                                                   "games": games, "hidden_from": hidden})
 
 
 def _table(tournament: Tournament, pk: int) -> Table:
@@ -146,6 +148,11 @@ def table_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         latest and state.pending_correction and request.user.is_authenticated
         and (latest.entered_by_id == request.user.pk or is_organizer(request.user, tournament))
     )
+    hidden = selectors.first_hidden_game(tournament)
+    if hidden is not None and table.game.number >= hidden and not (staff or seated):
+        # the organizer hid the last games' standings: only the table's players see its result
+        return render(request, "scoring/table_hidden.html", {"tournament": tournament, "table": table,
+                                                             "hidden_from": hidden})
     return render(request, "scoring/table.html", {
         "tournament": tournament, "table": table, "state": state, "status_label": labels.result_status(state.status),
         "rows": selectors.submission_rows(counted, seats) if counted else [],
@@ -434,6 +441,7 @@ def format_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         row["numbers"] = labels.club_numbers(row["scoring_numbers"])
         row["editable_labels"] = [str(labels.EDITABLE.get(k, k)) for k in row["editable"]]
         row["seeding_labels"] = {n: str(labels.SEEDINGS.get(r["seeding"], r["seeding"])) for n, r in row["rounds"].items()}
+        row["shape_label"] = str(labels.SHAPES.get(row["shape"], row["shape"]))
         for r in row["rounds"].values():  # the seating priorities of each round, in the reader's language
             r["priority_labels"] = [priority_label(k) for k in r["priorities"]]
     return render(request, "scoring/format.html", {
@@ -447,4 +455,7 @@ def export(request: HttpRequest, slug: str, what: str, fmt: str) -> HttpResponse
     tournament = get_object_or_404(Tournament, slug=slug)
     if not exports.known(what) or fmt not in exports.FORMATS:
         raise PermissionDenied
+    if selectors.first_hidden_game(tournament) is not None and not is_referee(request.user, tournament):
+        raise PermissionDeniedError(_("The organizer has hidden the last games' standings until the end: the "
+                                      "downloads come back with them."), rule="HIDDEN")
     return exports.response(request, tournament, what, fmt, national_ids=is_organizer(request.user, tournament))

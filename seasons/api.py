@@ -19,20 +19,55 @@ from tournaments.models import Club, Registration, Season, Tournament
 
 from . import selectors as season_selectors
 from . import services as seasons
+from .finals import options as final_options
 
 
 class SeasonSerializer(serializers.ModelSerializer):
     chain = serializers.SerializerMethodField()
+    finals = serializers.SerializerMethodField()
+    finals_direct = serializers.SerializerMethodField()
+    finals_semifinal_places = serializers.SerializerMethodField()
+    finals_ripescati = serializers.SerializerMethodField()
+    finals_min_evenings = serializers.SerializerMethodField()
+    finals_consolation = serializers.SerializerMethodField()
 
     class Meta:
         model = Season
         fields = ["id", "club", "name", "year", "starts_on", "ends_on", "rule", "best_n", "tiebreaks", "chain",
-                  "preset", "evening_games"]
+                  "preset", "evening_games", "finals", "finals_direct", "finals_semifinal_places",
+                  "finals_ripescati", "finals_min_evenings", "finals_consolation"]
         read_only_fields = fields
 
     def get_chain(self, season: Season) -> list[str]:
         """The tie-break chain in use: ``tiebreaks``, else the evenings' format's."""
         return seasons.chain_of(season)
+
+    def _finals(self, season: Season) -> dict[str, Any]:
+        return final_options.snapshot(season) or {}
+
+    def get_finals(self, season: Season) -> bool:
+        """The season ends with a final phase (semifinals, final, torneo degli esclusi)."""
+        return bool(self._finals(season))
+
+    def get_finals_direct(self, season: Season) -> int | None:
+        """Players straight to the final (null: no final phase)."""
+        return self._finals(season).get("direct")
+
+    def get_finals_semifinal_places(self, season: Season) -> int | None:
+        """Semifinal places, at tables of four (each winner to the final), ripescati included."""
+        return self._finals(season).get("semifinal_places")
+
+    def get_finals_ripescati(self, season: Season) -> int | None:
+        """Semifinal places by the best single game of the season (ripescaggio)."""
+        return self._finals(season).get("ripescati")
+
+    def get_finals_min_evenings(self, season: Season) -> int | None:
+        """Evenings a player needs for the ripescaggio."""
+        return self._finals(season).get("min_evenings")
+
+    def get_finals_consolation(self, season: Season) -> bool | None:
+        """A torneo degli esclusi for everyone else."""
+        return self._finals(season).get("consolation")
 
 
 class SeasonInputSerializer(serializers.Serializer):
@@ -48,6 +83,17 @@ class SeasonInputSerializer(serializers.Serializer):
                                       help_text="tie-break metric keys, as an event's chain (empty: the format's)")
     preset = serializers.CharField(max_length=40, required=False, help_text="format preset of the evenings")
     evening_games = serializers.IntegerField(required=False, allow_null=True)
+    finals = serializers.BooleanField(required=False, help_text="the season ends with a final phase")
+    finals_direct = serializers.IntegerField(required=False, allow_null=True,
+                                             help_text="0-4 players straight to the final (default 2)")
+    finals_semifinal_places = serializers.IntegerField(
+        required=False, allow_null=True, help_text="0, 4, 8, 12 or 16 (tables of four; default 8); the final is "
+                                                   "finals_direct + one per semifinal, 3 to 5 players")
+    finals_ripescati = serializers.IntegerField(required=False, allow_null=True,
+                                                help_text="semifinal places by best single game (default 1)")
+    finals_min_evenings = serializers.IntegerField(required=False, allow_null=True,
+                                                   help_text="evenings needed for the ripescaggio (default 1)")
+    finals_consolation = serializers.BooleanField(required=False, help_text="a torneo degli esclusi (default true)")
 
 
 class EveningInputSerializer(serializers.Serializer):

@@ -13,6 +13,8 @@ from tournaments import formats, labels
 from tournaments.dates import DateField
 from tournaments.models import Season
 
+from .finals import options as final_options
+
 
 def preset_choices() -> list[tuple[str, str]]:
     return [(p.id, str(p.name)) for p in formats.PRESETS.values()]
@@ -65,13 +67,29 @@ class SeasonForm(forms.Form):
                                        help_text=_("Empty: the format's number."))
     tiebreaks = ChainField(label=_("Tie-breaks, in order"), required=False,
                            help_text=_("None chosen: the format's."))
+    # the final phase (seasons.finals.options checks the numbers together)
+    finals = forms.BooleanField(label=_("The season ends with a final phase"), required=False)
+    finals_direct = forms.IntegerField(label=_("Straight to the final"), min_value=0, max_value=4, required=False,
+                                       help_text=_("The first of the standings, into the final without a semifinal."))
+    finals_semifinal_places = forms.TypedChoiceField(
+        label=_("Semifinal places"), coerce=int, required=False, empty_value=None,
+        choices=[(n, str(n)) for n in (0, 4, 8, 12, 16)],
+        help_text=_("Tables of four; each semifinal's winner goes to the final (3 to 5 finalists in all)."))
+    finals_ripescati = forms.IntegerField(
+        label=_("Of which by ripescaggio"), min_value=0, max_value=16, required=False,
+        help_text=_("Semifinal places for the best single games of the season among the players left out."))
+    finals_min_evenings = forms.IntegerField(label=_("Evenings needed for the ripescaggio"), min_value=0,
+                                             max_value=100, required=False)
+    finals_consolation = forms.BooleanField(label=_("Torneo degli esclusi for everyone else"), required=False)
 
     @staticmethod
     def initial_for(season: Season) -> dict[str, Any]:
+        current = final_options.snapshot(season)
+        finals = {f"finals_{k}": v for k, v in (current or final_options.DEFAULTS).items()}
         return {"name": season.name, "year": season.year, "starts_on": season.starts_on,
                 "ends_on": season.ends_on, "rule": season.rule, "best_n": season.best_n,
                 "preset": season.preset, "evening_games": season.evening_games,
-                "tiebreaks": ", ".join(season.tiebreaks or [])}
+                "tiebreaks": ", ".join(season.tiebreaks or []), "finals": current is not None, **finals}
 
 
 class EveningForm(forms.Form):

@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine import decimal
+from engine import decimal, number
 from scoring import selectors
 from scoring import standings as st
 from tournaments import labels
@@ -54,15 +54,18 @@ def standings(season: Season) -> dict[str, Any]:
         for row in by_evening[t.pk]["rows"]:
             names[row["player"]], clubs[row["player"]] = row["name"], row.get("club", "")
     chain = chain_of(season)
-    rows = ss.compute([_evening(t, by_evening[t.pk]) for t in evenings], rule=season.rule,
-                      n=season.best_n, chain=chain, names=names)
+    read = [_evening(t, by_evening[t.pk]) for t in evenings]
+    rows = ss.compute(read, rule=season.rule, n=season.best_n, chain=chain, names=names)
+    best = ss.best_games(read)
     return {
         "rule": season.rule, "rule_explained": rule_text(season), "best_n": season.best_n,
         "chain": chain, "chain_explained": {m: labels.metric(m) for m in chain},
         "evenings": [{"id": t.pk, "number": i, "name": t.name, "slug": t.slug, "date": t.date,
                       "rounds": len(by_evening[t.pk]["games"])} for i, t in enumerate(evenings, start=1)],
         "rows": [{**r.as_dict(), "name": names.get(r.row.player, "?"), "club": clubs.get(r.row.player, ""),
-                  "tiebreak_label": labels.metric(r.row.tiebreak)} for r in rows],
+                  "tiebreak_label": labels.metric(r.row.tiebreak),
+                  "evenings_played": sum(1 for c in r.evenings if c.played),
+                  "best_game": number(best.get(r.row.player, st.ZERO))} for r in rows],
     }
 
 

@@ -34,8 +34,11 @@ from tournaments.models import Club, Registration, Season, Tournament
 
 from . import evenings as club_seasons
 from . import standings as ss
+from .finals import options as final_options
+from .models import SeasonFinals
 
-FIELDS = ("name", "year", "starts_on", "ends_on", "rule", "best_n", "tiebreaks", "preset", "evening_games")
+FIELDS = ("name", "year", "starts_on", "ends_on", "rule", "best_n", "tiebreaks", "preset", "evening_games",
+          *final_options.FIELDS)
 
 
 def snapshot(season: Season) -> dict[str, Any]:
@@ -45,6 +48,7 @@ def snapshot(season: Season) -> dict[str, Any]:
         "ends_on": season.ends_on.isoformat() if season.ends_on else None,
         "rule": season.rule, "best_n": season.best_n, "tiebreaks": list(season.tiebreaks or []),
         "preset": season.preset, "evening_games": season.evening_games,
+        "finals": final_options.snapshot(season),
     }
 
 
@@ -60,6 +64,7 @@ def create_season(*, actor: Any, club: Club, **fields: Any) -> Season:
     season = Season(club=club, created_by=actor if getattr(actor, "is_authenticated", False) else None)
     _apply(season, {"year": timezone.localdate().year, **fields})
     season.save()
+    final_options.store(season, fields)
     audit.record(actor=actor, action="season.create", obj=season, tournament=None, after=snapshot(season))
     return season
 
@@ -71,6 +76,7 @@ def update_season(season: Season, *, actor: Any, **fields: Any) -> Season:
     before = snapshot(season)
     _apply(season, fields)
     season.save()
+    final_options.store(season, fields)
     audit.record(actor=actor, action="season.update", obj=season, tournament=None, before=before,
                  after=snapshot(season))
     return season
@@ -251,5 +257,9 @@ def detach_evening(season: Season, tournament: Tournament, *, actor: Any) -> Non
 
 
 def attachable(season: Season) -> list[Tournament]:
-    """The club's tournaments that may become evenings of ``season``: in no season yet."""
-    return list(Tournament.objects.filter(club=season.club, season__isnull=True).order_by("-date", "name"))
+    """The club's tournaments that may become evenings of ``season``: in no season yet, and no
+    season's final phase or consolation event."""
+    finals = SeasonFinals.objects.filter(season__club=season.club)
+    made = [pk for pair in finals.values_list("phase_id", "consolation_event_id") for pk in pair if pk]
+    return list(Tournament.objects.filter(club=season.club, season__isnull=True).exclude(pk__in=made)
+                .order_by("-date", "name"))

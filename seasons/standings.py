@@ -160,3 +160,14 @@ def _counted(by_evening: Mapping[int, list[st.GameResult]], ordered: Sequence[Ev
         taken.append(k)
         rounds += rounds_of[k]
     return {g.game for k in taken for g in by_evening[k]}
+
+
+def best_games(evenings: Iterable[Evening]) -> dict[int, Decimal]:
+    """Each player's best single-game score of the season, among the results that count in
+    their evenings (the final phase's ripescaggio)."""
+    best: dict[int, Decimal] = {}
+    for e in evenings:
+        for r in e.results:
+            if e.counts(r) and r.points > best.get(r.player, r.points - 1):
+                best[r.player] = r.points
+    return best

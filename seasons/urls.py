@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .finals import views as finals
 
 app_name = "seasons"
 urlpatterns = [
@@ -12,4 +13,9 @@ urlpatterns = [
     path("clubs/<id:club>/seasons/<id:pk>/evenings/new/", views.evening_new, name="evening"),
     path("clubs/<id:club>/seasons/<id:pk>/evenings/attach/", views.evening_attach, name="attach"),
     path("clubs/<id:club>/seasons/<id:pk>/evenings/detach/", views.evening_detach, name="detach"),
+    # its final phase
+    path("clubs/<id:club>/seasons/<id:pk>/finals/", finals.finals_page, name="finals"),
+    path("clubs/<id:club>/seasons/<id:pk>/finals/create/", finals.phase_create, name="finals-create"),
+    path("clubs/<id:club>/seasons/<id:pk>/finals/withdraw/", finals.absent, name="finals-absent"),
+    path("clubs/<id:club>/seasons/<id:pk>/finals/draw/<str:phase>/", finals.draw, name="finals-draw"),
 ]

@@ -27,6 +27,8 @@ from tournaments.models import Club, Season, Tournament
 from . import evenings as club_seasons
 from . import selectors as season_selectors
 from . import services as seasons
+from .finals import options as final_options
+from .finals import selectors as finals_selectors
 from .forms import EveningForm, SeasonForm
 
 
@@ -65,7 +67,9 @@ def _context(request: HttpRequest, season: Season) -> dict[str, Any]:
 @require_GET
 def season_page(request: HttpRequest, club: int, pk: int) -> HttpResponse:
     season = _season(club, pk)
-    return render(request, "seasons/season.html", _context(request, season))
+    context = _context(request, season)
+    context["finals"] = finals_selectors.overview(season, context["s"])  # the page's section only
+    return render(request, "seasons/season.html", context)
 
 
 @require_GET
@@ -78,8 +82,9 @@ def season_standings(request: HttpRequest, club: int, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @_managers_only
 def season_create(request: HttpRequest, club: Club) -> HttpResponse:
-    form = SeasonForm(request.POST or None, initial={"rule": Season.Rule.SUM, "preset": "campionato",
-                                                     "year": timezone.localdate().year, "evening_games": 2})
+    form = SeasonForm(request.POST or None, initial={
+        "rule": Season.Rule.SUM, "preset": "campionato", "year": timezone.localdate().year, "evening_games": 2,
+        **{f"finals_{k}": v for k, v in final_options.DEFAULTS.items()}})
     if request.method == "POST" and form.is_valid():
         try:
             season = seasons.create_season(actor=request.user, club=club, **form.cleaned_data)

@@ -36,6 +36,10 @@ class Results:
         rows with player, rank, total, wins."""
         return []
 
+    def first_hidden_game(self, tournament: Tournament) -> int | None:
+        """The first game whose results the public may not see yet (hidden standings), or None."""
+        return None
+
     def invalidate(self, tournament_id: int) -> None:
         """The cached standings of the tournament are stale (a game became a rehearsal)."""
 
@@ -47,3 +51,25 @@ def register(source: Results) -> None:
     """Make ``source`` the reader of results (scoring, at ``ready``)."""
     global results
     results = source
+
+
+class Teams:
+    """What tables asks of team events (``teams/`` registers its own at ``ready``). This default
+    knows no team: everyone checked in plays, and nobody has team-mates."""
+
+    def teams_of(self, tournament: Tournament) -> dict[int, str]:
+        """{player id: team key} of every player on a team of the tournament."""
+        return {}
+
+    def players_for(self, game: Game, players: list[Any]) -> list[Any]:
+        """Who of the checked-in ``players`` plays ``game`` (a team event: its starters)."""
+        return players
+
+
+teams = Teams()
+
+
+def register_teams(source: Teams) -> None:
+    """Make ``source`` what tables asks of team events (the teams app, at ``ready``)."""
+    global teams
+    teams = source

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from tables.seating import UNCOVERABLE, Reason, SeatingError, table_sizes
-from tournaments.formats.presets import RCU_THRESHOLDS
+from tournaments.formats.presets import FIXED_SEMIFINALS, KNOCKOUTS, RCU_THRESHOLDS
 
 MAX_BEST_LOSERS = 5  # per round; more would not be a knock-out any more
 # Far above any real event (the largest Italian ones have a few hundred players); the planner's
@@ -168,9 +168,16 @@ class RcuPlan:
 
 
 def rcu_plan(entrants: int, kind: str = "raduno") -> RcuPlan:
-    """Semifinals and parallel finals by entrants who played both qualifying games."""
+    """Semifinals and parallel finals by entrants who played both qualifying games. A kind with
+    fixed semifinals (K-KO-SE, Sant'Eufemia: 4) plays them whatever the entrants, from the top
+    4 × semifinals still playing, and one final."""
+    if kind in FIXED_SEMIFINALS:
+        semis = FIXED_SEMIFINALS[kind]
+        if entrants < BAND * semis:
+            raise _refused("K-KO-SE", "knockout.too_few", count=entrants, least=BAND * semis)
+        return RcuPlan(entrants, kind, False, semis, BAND * semis, 1)
     if kind not in RCU_THRESHOLDS:
-        raise _refused("K-KO-RCU", "knockout.unknown_choice", choice=kind, known=", ".join(RCU_THRESHOLDS))
+        raise _refused("K-KO-RCU", "knockout.unknown_choice", choice=kind, known=", ".join(KNOCKOUTS))
     thresholds = RCU_THRESHOLDS[kind]
     if entrants <= thresholds[0]:
         if entrants < RCU_MIN_PLAYERS:

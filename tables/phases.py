@@ -47,7 +47,7 @@ def _knockout_kind(tournament: Tournament) -> str:
     return fmt.knockout
 
 
-def _open_tables(tournament: Tournament, numbers: Sequence[int]) -> list[str]:
+def open_tables(tournament: Tournament, numbers: Sequence[int]) -> list[str]:
     """"game N table T" for every table of those games whose result does not count yet."""
     out = []
     games = Game.objects.filter(tournament=tournament, number__in=list(numbers)).order_by("number")
@@ -96,7 +96,7 @@ def _seating_error(exc: SeatingError) -> DomainError:
 def semifinal_plan(tournament: Tournament) -> dict[str, Any]:
     """Who plays which semifinal (and who goes straight to the final), without writing."""
     kind = _knockout_kind(tournament)
-    missing = _open_tables(tournament, range(1, QUALIFIERS + 1))
+    missing = open_tables(tournament, range(1, QUALIFIERS + 1))
     if missing:
         raise DomainError(_("The qualifiers are not over: no counted result for %(t)s.")
                           % {"t": ", ".join(missing)}, field="results", rule="K-KO-RCU")
@@ -138,7 +138,7 @@ def final_plan(tournament: Tournament) -> dict[str, Any]:
     and the best semifinal losers for any empty seat (K-KO-RCU ripescaggio)."""
     _knockout_kind(tournament)
     game, layout = _semifinal_layout(tournament)
-    missing = _open_tables(tournament, [SEMIFINAL_GAME])
+    missing = open_tables(tournament, [SEMIFINAL_GAME])
     if missing:
         raise DomainError(_("The semifinals are not over: no counted result for %(t)s.")
                           % {"t": ", ".join(missing)}, field="results", rule="K-KO-RCU")
@@ -183,8 +183,8 @@ def phases_overview(tournament: Tournament) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ writes
 
 
-def _write(tournament: Tournament, number: int, tables: list[list[int]], layout: dict[str, Any],
-           *, actor: Any, seed: str | None, action: str) -> Game:
+def write_phase(tournament: Tournament, number: int, tables: list[list[int]], layout: dict[str, Any],
+                *, actor: Any, seed: str | None, action: str) -> Game:
     """Replace the tables of planned game ``number`` with ``tables`` (turn order drawn from the
     seed, T-ORDER) and remember the phase's layout in ``composition_options["knockout"]``."""
     game = services.ensure_game(tournament, number, actor=actor)
@@ -230,7 +230,7 @@ def create_semifinals(tournament: Tournament, *, actor: Any, seed: str | None = 
     layout = {"phase": "semifinals", "kind": plan["kind"], "standings": plan["standings"],
               "classes": [{"tables": [t["number"] for t in c["tables"]],
                            "direct": [p["player"] for p in c["direct"]]} for c in plan["classes"]]}
-    return _write(tournament, SEMIFINAL_GAME, tables, layout, actor=actor, seed=seed,
+    return write_phase(tournament, SEMIFINAL_GAME, tables, layout, actor=actor, seed=seed,
                   action="knockout.semifinals")
 
 
@@ -242,4 +242,4 @@ def create_finals(tournament: Tournament, *, actor: Any, seed: str | None = None
     layout = {"phase": "final", "finals": [{"class": f["class"], "table": f["table"],
                                             "players": [p["player"] for p in f["players"]],
                                             "how": [p["how"] for p in f["players"]]} for f in plan["finals"]]}
-    return _write(tournament, FINAL_GAME, tables, layout, actor=actor, seed=seed, action="knockout.final")
+    return write_phase(tournament, FINAL_GAME, tables, layout, actor=actor, seed=seed, action="knockout.final")

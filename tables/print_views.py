@@ -21,6 +21,7 @@ from tables import hooks, selectors
 from tables.models import Seat, Table
 from tournaments.models import Tournament
 from tournaments.names import by_name
+from tournaments.permissions import is_referee
 
 
 def board_total(tournament: Tournament) -> int:
@@ -29,8 +30,8 @@ def board_total(tournament: Tournament) -> int:
     return load_board(DECK_MAPS.get(rs.objectives, "world")).total_value
 
 
-def _sheets(tournament: Tournament, tables: list[Table]) -> list[dict[str, Any]]:
-    counting = {table.pk: rows for table, rows in hooks.results.counting_scores(tournament)}
+def _sheets(tournament: Tournament, tables: list[Table], *, filled: bool = True) -> list[dict[str, Any]]:
+    counting = {table.pk: rows for table, rows in hooks.results.counting_scores(tournament)} if filled else {}
     out = []
     for table in tables:
         scores = {r["seat"]: r for r in counting.get(table.pk, [])}
@@ -57,7 +58,10 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if not only.isdigit():
             raise Http404
         tables = tables.filter(number=int(only))
-    sheets = _sheets(tournament, list(tables))
+    hidden = hooks.results.first_hidden_game(tournament)
+    # the organizer hid the last games' standings: their sheets print blank for the public
+    filled = hidden is None or number < hidden or is_referee(request.user, tournament)
+    sheets = _sheets(tournament, list(tables), filled=filled)
     if only and not sheets:
         raise Http404
     pages = [sheets[i:i + 2] for i in range(0, len(sheets), 2)]

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from common.errors import DomainError
 from common.htmx import keep_target
 from common.refusals import shown
-from tournaments import formats, idempotency
+from tournaments import idempotency
 from tournaments.models import Tournament
 from tournaments.permissions import is_referee
 

@@ -25,11 +25,12 @@ swaps one priority at a time):
 Seeding (``Options.seeding``):
 
 * ``random``: seeded random start, full search.
-* ``swiss``: players sorted by standing (1 = leader; unknown standings last, then by id) fill the
-  tables in order — the leaders at table 1 (tables of 4 come first, so any tables of 5 hold
-  the lowest standings). The search may then only make swaps that strictly improve the cost
-  and leave everyone at most one table away from their own block (the point of Swiss blocks)
-  while repeats and clubs are avoided.
+* ``swiss`` (K-SWISS): players sorted by standing (1 = leader; unknown standings last, then by
+  id) make the blocks — the tables straight fill would give them, the leaders at table 1 (tables
+  of 4 come first, so any tables of 5 or 3, or a bye, hold the lowest standings). The tables are
+  then the best there are with everyone at most one table from their own block: an exact plan
+  table by table (:mod:`tables.swiss`), not a repair; the report lists who moved
+  (``swiss_moves``).
 * ``greca`` ("alla greca"): from each table of the last game (``History.previous_tables``, in
   finishing order) the winner stays at that table number, the 2nd moves one table on, the 3rd
   two… wrapping round; a full table passes the player on to the next one. Players who were not
@@ -53,10 +54,24 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from engine import SeededRng, derive_seed
+from tables.swiss import swiss_tables
 
 SEEDINGS = ("random", "swiss", "greca")
 ODD_COUNTS = (None, "ghost", "six")
 PREFERENCES = ("fives", "fours")
+# K-TABLES: the shape of a round's tables. "fours": 4 and 5 (T-SIZE); "threes": 4, with the
+# tables of 3 a count needs placed last (the clubs' BGL); "pairs": one-versus-one, an odd count
+# gives one table of 3; "pairs_bye": one-versus-one, an odd count gives one player a bye against
+# a ghost seat (K-SWISS).
+SHAPES = ("fours", "threes", "pairs", "pairs_bye")
+
+
+def odd_sized(sizes: Sequence[int]) -> list[bool]:
+    """Which tables are the odd ones whose seats rotate fairly (5-, 3-seats among tables of 4; a
+    bye or a table of 3 among pairs): none when every table has the same size."""
+    mixed = len(set(sizes)) > 1
+    base = 4 if any(s >= 4 for s in sizes) else 2
+    return [mixed and s != base for s in sizes]
 
 
 @dataclass(frozen=True)
@@ -65,6 +80,7 @@ class SeatingPlayer:
     club: str | None = None
     region: str | None = None
     standing: int | None = None  # 1 = leader; used by "swiss" seeding
+    team: str | None = None  # team events: the player's team ("team_apart", "teams_meet_evenly")
 
 
 @dataclass(frozen=True)
@@ -75,13 +91,17 @@ class History:
     winners: frozenset[int] = frozenset()  # players who won a table earlier
     five_seaters: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     previous_tables: tuple[tuple[int, ...], ...] = ()  # last game, each in finishing order
+    # team events: the team of every player of the earlier tables, substitutes sitting out this
+    # game included (their team's earlier meetings still count for "teams_meet_evenly")
+    teams: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def after_game(self, finishing: Sequence[Sequence[int]]) -> History:
         """The history once a game is over: ``finishing`` is each table of that game (in table
         order) with its players in finishing order, the winner first."""
         fives = dict(self.five_seaters)
-        for table in finishing:
-            if len(table) != 4:
+        odd = odd_sized([len(t) for t in finishing])
+        for table, is_odd in zip(finishing, odd, strict=True):
+            if is_odd:
                 for pid in table:
                     fives[pid] = fives.get(pid, 0) + 1
         done = tuple(tuple(t) for t in finishing)
@@ -90,6 +110,7 @@ class History:
             winners=self.winners | {t[0] for t in done if t},
             five_seaters=MappingProxyType(fives),
             previous_tables=done,
+            teams=self.teams,
         )
 
 
@@ -104,6 +125,7 @@ class Options:
     )
     seeding: str = "random"  # "random" | "swiss" | "greca"
     odd_count: str | None = None  # 6, 7, 11 players: None → refuse; "ghost"; "six"
+    shape: str = "fours"  # SHAPES: tables of 4/5, 4/3, pairs, pairs with a bye
     # Scales the search budget (quick previews, tests); the same effort gives the same tables.
     effort: float = 1.0
 
@@ -410,8 +432,83 @@ class RepeatOpponents(PairPriority):
         return _reason("repeat_opponents_unavoidable", most=most, tables=tables, bound=bound)
 
 
+class TeamApart(GroupPriority):
+    """Team events: players of one team never share a table (their results add up for the team,
+    so a table of team-mates could decide its own order)."""
+
+    key = "team_apart"
+    label = gettext_noop("team-mates apart")
+    unit = gettext_noop("pairs of team-mates")
+    detail = "same_team_pairs"
+    texts = MappingProxyType({
+        "team_unavoidable": gettext_noop(
+            "a team has %(most)s players in this game for %(tables)s tables: at least %(bound)s "
+            "pairs of team-mates must share a table."),
+    })
+
+    def groups(self, p: _Problem) -> list[int]:
+        return p.team
+
+    def extra(self, player: SeatingPlayer) -> list[Any]:
+        return [player.team]
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        if bound == 0:
+            return None
+        return _reason("team_unavoidable", most=max(_group_sizes(p.team), default=0), tables=tables,
+                       bound=bound)
+
+
+class TeamPairPriority(Priority):
+    """Costs how unevenly pairs of teams meet: with ``m`` the meetings of teams A and B (a pair of
+    their players at one table) in earlier games and ``k`` in this one, each pair of teams costs
+    (m + k)² − m². Squares grow faster than the meetings, so two teams meeting twice in one game,
+    or again after meeting often, cost more than meetings spread over other pairs of teams."""
+
+    def cost(self, p: _Problem, tables: Sequence[Sequence[int]]) -> int:
+        return _team_pair_cost(p.team_prior, _team_pair_counts(p.team, tables))
+
+    def rows(self, p: _Problem, t: int, members: Sequence[int],
+             by_id: Mapping[int, SeatingPlayer]) -> list[list[Any]]:
+        return []
+
+
+class TeamsMeetEvenly(TeamPairPriority):
+    """Team events: two teams meet as evenly as possible, over the rounds and within one."""
+
+    key = "teams_meet_evenly"
+    label = gettext_noop("teams meet as evenly as possible")
+    unit = gettext_noop("uneven meetings of teams (squares of their meetings)")
+    detail = "repeated_team_meetings"
+
+    def bound(self, p: _Problem) -> int:
+        return 0
+
+    def summary(self, cost: int, rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+        return {"uneven_team_meetings": cost}
+
+    def why(self, p: _Problem, bound: int, tables: int) -> Reason | None:
+        return None
+
+
+def _team_pair_counts(teams: Sequence[int], tables: Sequence[Sequence[int]]) -> Counter[tuple[int, int]]:
+    """Meetings of two teams (players of both at one table) in ``tables``, by pair of team codes."""
+    out: Counter[tuple[int, int]] = Counter()
+    for members in tables:
+        for pos, x in enumerate(members):
+            for y in members[pos + 1:]:
+                a, b = teams[x], teams[y]
+                if a >= 0 and b >= 0 and a != b:
+                    out[(a, b) if a < b else (b, a)] += 1
+    return out
+
+
+def _team_pair_cost(prior: Mapping[tuple[int, int], int], counts: Mapping[tuple[int, int], int]) -> int:
+    return sum((prior.get(k, 0) + n) ** 2 - prior.get(k, 0) ** 2 for k, n in counts.items())
+
+
 PRIORITY_CLASSES: tuple[type[Priority], ...] = (
-    RepeatFive, WinnersApart, ClubApart, RegionApart, RepeatOpponents,
+    RepeatFive, WinnersApart, ClubApart, RegionApart, RepeatOpponents, TeamApart, TeamsMeetEvenly,
 )
 PRIORITY_BY_KEY: Mapping[str, Priority] = MappingProxyType({c.key: c() for c in PRIORITY_CLASSES})
 PRIORITIES = tuple(PRIORITY_BY_KEY)
@@ -482,6 +579,9 @@ SIZE_TEXTS: Mapping[str, str] = MappingProxyType({
     "sizes.no_six": gettext_noop(
         "No mix of tables of 4 and 5 seats %(count)s players, nor one with a table of 6: the organizer must "
         "decide."),
+    "sizes.threes_impossible": gettext_noop(
+        "%(count)s players cannot sit at tables of 4 and 3: add or leave out a player."),
+    "sizes.pairs_too_few": gettext_noop("%(count)s players cannot play one-versus-one: at least 2 are needed."),
     "option.wait_for_more": gettext_noop("wait for more players"),
     "option.ghost": gettext_noop("a table of 3 with a ghost seat"),
     "option.wait_one": gettext_noop("wait for a late player or add a stand-in (%(count)s players: %(sizes)s)"),
@@ -554,7 +654,24 @@ def _six_sizes(count: int) -> list[int]:
     return []
 
 
-def table_sizes(count: int, prefer: str = "fives", odd_count: str | None = None) -> list[int]:
+def shaped_sizes(count: int, shape: str) -> list[int]:
+    """Table sizes of the shapes other than "fours" (K-TABLES, K-SWISS): "threes" 4s with
+    4 − count mod 4 tables of 3 last (5 players cannot be seated: 4 + 1, 3 + 2); "pairs" 2s and,
+    with an odd count, a last table of 3; "pairs_bye" 2s and, with an odd count, a last table of
+    1 (its player meets a ghost seat)."""
+    if shape == "threes":
+        if count < 3 or count == 5:
+            raise SeatingError.coded("T-SIZE", _reason("sizes.threes_impossible", count=count))
+        threes = (4 - count % 4) % 4
+        return [4] * ((count - 3 * threes) // 4) + [3] * threes
+    if count < 2:
+        raise SeatingError.coded("T-SIZE", _reason("sizes.pairs_too_few", count=count))
+    if shape == "pairs":
+        return [2] * (count // 2 - count % 2) + ([3] if count % 2 else [])
+    return [2] * (count // 2) + ([1] if count % 2 else [])
+
+
+def table_sizes(count: int, prefer: str = "fives", odd_count: str | None = None, shape: str = "fours") -> list[int]:
     """Table sizes for ``count`` players: tables of 4 and 5 (T-SIZE), as equal as the count
     allows; when several mixes exist ``prefer`` picks the most fives (fewest tables) or the most
     fours. Tables of 4 come first, then 5, then any table of 3 or 6.
@@ -563,6 +680,8 @@ def table_sizes(count: int, prefer: str = "fives", odd_count: str | None = None)
     "ghost"`` (tables of 3 with a ghost seat) or ``"six"`` (one table of 6); otherwise
     :class:`SeatingError` lists the options.
     """
+    if shape != "fours":
+        return shaped_sizes(count, shape)
     if prefer not in PREFERENCES:
         raise SeatingError.coded("K-TABLES", _reason("sizes.unknown_preference", choice=prefer))
     if odd_count not in ODD_COUNTS:
@@ -605,6 +724,7 @@ class _Problem:
         self.sizes = list(sizes)
         self.club = _codes([p.club for p in self.players])
         self.region = _codes([p.region for p in self.players])
+        self.team = _codes([p.team for p in self.players])
         self.winner = [pid in history.winners for pid in ids]
         self.winner_group = [0 if w else -1 for w in self.winner]  # winners as one group
         self.five = [int(history.five_seaters.get(pid, 0)) for pid in ids]
@@ -618,10 +738,27 @@ class _Problem:
                 for b in present[a_pos + 1:]:
                     self.meet[a][b] = self.meet[a].get(b, 0) + 1
                     self.meet[b][a] = self.meet[b].get(a, 0) + 1
+        self.team_prior = self._team_meetings(history)
         # The seats to rotate fairly are those at tables of 5 (or 3, 6) in a game that also has
         # tables of 4; when every table has the same size nobody is worse off.
-        mixed = len(set(self.sizes)) > 1
-        self.odd_table = [mixed and s != 4 for s in self.sizes]
+        self.odd_table = odd_sized(self.sizes)
+
+    def _team_meetings(self, history: History) -> dict[tuple[int, int], int]:
+        """{(team code, team code): meetings in earlier games}, for the teams playing now (the
+        earlier tables' players' teams from ``history.teams``, substitutes sitting out included)."""
+        code_of = {}
+        for p, code in zip(self.players, self.team, strict=True):
+            if code >= 0:
+                code_of[(p.team or "").strip().casefold()] = code
+        if not code_of:
+            return {}
+        team_of = {pid: code_of.get((t or "").strip().casefold(), -1) for pid, t in history.teams.items()}
+        team_of.update({p.id: c for p, c in zip(self.players, self.team, strict=True)})
+        met: Counter[tuple[int, int]] = Counter()
+        for table in history.tables:
+            codes = [team_of.get(pid, -1) for pid in table]
+            met.update(_team_pair_counts(codes, [list(range(len(codes)))]))
+        return dict(met)
 
     def odd_seats(self) -> int:
         """Seats at the odd-sized tables (the 5-seats when tables of 4 are also played)."""
@@ -667,6 +804,8 @@ class _State:
     tables: list[list[int]]
     table_of: list[int]
     cost: list[int]  # in priority order
+    # per team-pair priority (in _Search.team_terms order): the meetings of two teams now
+    team_counts: list[Counter[tuple[int, int]]] = field(default_factory=list)
 
 
 def _budget(n: int) -> tuple[int, int]:
@@ -701,6 +840,7 @@ class _Search:
         self.seat_terms: list[tuple[int, list[int], int]] = []
         self.group_terms: list[tuple[int, list[int]]] = []
         self.pair_terms: list[tuple[int, list[dict[int, int]]]] = []
+        self.team_terms: list[int] = []
         for i, key in enumerate(self.priorities):
             priority = PRIORITY_BY_KEY[key]
             if isinstance(priority, SeatPriority):
@@ -711,9 +851,11 @@ class _Search:
                 self.group_terms.append((i, priority.groups(problem)))
             elif isinstance(priority, PairPriority):
                 self.pair_terms.append((i, priority.weights(problem)))
+            elif isinstance(priority, TeamPairPriority):
+                self.team_terms.append(i)
             else:
-                raise TypeError(f"{key}: a priority's cost is a SeatPriority, GroupPriority or "
-                                "PairPriority")
+                raise TypeError(f"{key}: a priority's cost is a SeatPriority, GroupPriority, "
+                                "PairPriority or TeamPairPriority")
 
     def state(self, tables: list[list[int]]) -> _State:
         table_of = [0] * self.p.n
@@ -721,7 +863,8 @@ class _Search:
             for x in members:
                 table_of[x] = t
         costs = self.p.costs(tables)
-        return _State(tables, table_of, [costs[k] for k in self.priorities])
+        counts = [_team_pair_counts(self.p.team, tables) for _ in self.team_terms]
+        return _State(tables, table_of, [costs[k] for k in self.priorities], counts)
 
     def swap_delta(self, s: _State, a: int, b: int) -> list[int]:
         """Change of every cost entry if players a and b (at different tables) swap."""
@@ -752,9 +895,36 @@ class _Search:
                         if x != old:
                             d += w_new.get(x, 0) - w_old.get(x, 0)
                     delta[i] += d
+        if self.team_terms:
+            changes = self.team_changes(s, a, b)
+            prior = self.p.team_prior
+            for k, i in enumerate(self.team_terms):
+                now = s.team_counts[k]
+                delta[i] += sum((prior.get(key, 0) + now[key] + d) ** 2 - (prior.get(key, 0) + now[key]) ** 2
+                                for key, d in changes.items())
         return delta
 
+    def team_changes(self, s: _State, a: int, b: int) -> Counter[tuple[int, int]]:
+        """How the meetings of two teams change if players a and b (at different tables) swap."""
+        teams = self.p.team
+        out: Counter[tuple[int, int]] = Counter()
+        for new, old, mates in ((b, a, s.tables[s.table_of[a]]), (a, b, s.tables[s.table_of[b]])):
+            if teams[new] == teams[old]:
+                continue
+            for x in mates:
+                if x == old or teams[x] < 0:
+                    continue
+                for who, sign in ((old, -1), (new, 1)):
+                    t = teams[who]
+                    if t >= 0 and t != teams[x]:
+                        out[(t, teams[x]) if t < teams[x] else (teams[x], t)] += sign
+        return out
+
     def apply(self, s: _State, a: int, b: int, delta: list[int]) -> None:
+        if self.team_terms:
+            changes = self.team_changes(s, a, b)
+            for counts in s.team_counts:
+                counts.update(changes)
         ta, tb = s.table_of[a], s.table_of[b]
         s.tables[ta][s.tables[ta].index(a)] = b
         s.tables[tb][s.tables[tb].index(b)] = a
@@ -781,30 +951,35 @@ class _Search:
                     out.append(x)
         return out
 
-    def pick_pair(
-        self, s: _State, troubled: list[int], home: list[int] | None = None
-    ) -> tuple[int, int]:
+    def pick_pair(self, s: _State, troubled: list[int]) -> tuple[int, int]:
         rng = self.rng
         # Three times in four, a player who is in some clash right now.
         use_troubled = bool(troubled) and rng.randbelow(4) > 0
         a = troubled[rng.randbelow(len(troubled))] if use_troubled else rng.randbelow(self.p.n)
-        return a, self.pick_partner(s, a, home)
+        return a, self.pick_partner(s, a)
 
-    def pick_partner(self, s: _State, a: int, home: list[int] | None = None) -> int:
-        """A player at another table; with ``home`` (Swiss blocks), at a table within one of
-        a's own block."""
+    def pick_partner(self, s: _State, a: int) -> int:
+        """A player at another table."""
         rng, tables = self.rng, s.tables
         ta = s.table_of[a]
-        if home is not None:
-            options = [t for t in range(home[a] - 1, home[a] + 2)
-                       if 0 <= t < len(tables) and t != ta]
-            tb = options[rng.randbelow(len(options))]
-        else:
-            tb = rng.randbelow(len(tables) - 1)
-            if tb >= ta:
-                tb += 1
+        tb = rng.randbelow(len(tables) - 1)
+        if tb >= ta:
+            tb += 1
         members = tables[tb]
         return members[rng.randbelow(len(members))]
+
+    def table_cost(self, t: int, members: Sequence[int]) -> tuple[int, ...]:
+        """The cost vector of one table (K-SWISS plans table by table with it)."""
+        cost = [0] * len(self.priorities)
+        if self.p.odd_table[t]:
+            for i, values, _cutoff in self.seat_terms:
+                cost[i] = sum(values[x] for x in members)
+        pairs = [(x, y) for pos, x in enumerate(members) for y in members[pos + 1:]]
+        for i, groups in self.group_terms:
+            cost[i] = sum(1 for x, y in pairs if groups[x] >= 0 and groups[x] == groups[y])
+        for i, weights in self.pair_terms:
+            cost[i] = sum(weights[x].get(y, 0) for x, y in pairs)
+        return tuple(cost)
 
     def late_acceptance(self, start: list[list[int]], iterations: int) -> _State:
         """Late-acceptance hill climbing (Burke & Bykov): accept a move if its cost is no worse
@@ -844,11 +1019,9 @@ class _Search:
                 history[slot] = list(s.cost)
         return self.state(best_tables)
 
-    def repair(self, start: list[list[int]], iterations: int, swiss: bool) -> _State:
-        """Strictly improving swaps only: keeps the shape of a Swiss or alla-greca seating.
-        Swiss: nobody ends more than one table away from their own block."""
+    def repair(self, start: list[list[int]], iterations: int) -> _State:
+        """Strictly improving swaps only: keeps the shape of an alla-greca seating."""
         s = self.state(start)
-        home = list(s.table_of) if swiss else None
         troubled = self.troubled(s)
         since_gain = 0
         for _ in range(iterations):
@@ -856,9 +1029,7 @@ class _Search:
                 break
             self.iterations += 1
             since_gain += 1
-            a, b = self.pick_pair(s, troubled, home)
-            if home is not None and abs(s.table_of[a] - home[b]) > 1:
-                continue
+            a, b = self.pick_pair(s, troubled)
             delta = self.swap_delta(s, a, b)
             if [0] * len(delta) > delta:
                 self.apply(s, a, b, delta)
@@ -883,16 +1054,16 @@ def _random_start(problem: _Problem, rng: SeededRng, prefer_fresh_odd_seats: boo
     return tables
 
 
-def _swiss_start(problem: _Problem) -> list[list[int]]:
+def _swiss(problem: _Problem, search: _Search) -> tuple[_State, list[list[int]]]:
+    """K-SWISS: the best tables within the standings blocks (:mod:`tables.swiss`), and who moved
+    from their block ([player id, block, table], tables numbered from 1)."""
     order = sorted(
         range(problem.n),
         key=lambda x: (problem.players[x].standing is None, problem.players[x].standing or 0, x),
     )
-    tables, pos = [], 0
-    for size in problem.sizes:
-        tables.append(order[pos:pos + size])
-        pos += size
-    return tables
+    pairing = swiss_tables(order, problem.sizes, search.table_cost)
+    moved = [[problem.ids[x], block + 1, table + 1] for x, block, table in pairing.moved]
+    return search.state([list(t) for t in pairing.tables]), moved
 
 
 def _greca_start(problem: _Problem, history: History, rng: SeededRng) -> list[list[int]]:
@@ -925,18 +1096,19 @@ def compose(
 ) -> Composition:
     """Compose the tables of one game (K-TABLES) and draw the seat order (T-ORDER)."""
     _check_options(options)
-    sizes = table_sizes(len(players), options.prefer, options.odd_count)
+    sizes = table_sizes(len(players), options.prefer, options.odd_count, options.shape)
     problem = _Problem(players, history, sizes)
     rng = SeededRng(seed, stream="seating")
     search = _Search(problem, options.priorities, rng)
     restarts, iterations = _budget(problem.n)
     iterations = max(1, int(iterations * options.effort))
 
+    moved: list[list[int]] | None = None
     if options.seeding == "swiss":
-        state = search.repair(_swiss_start(problem), iterations * restarts, swiss=True)
+        state, moved = _swiss(problem, search)
     elif options.seeding == "greca":
         start = _greca_start(problem, history, rng)
-        state = search.repair(start, iterations * restarts, swiss=False)
+        state = search.repair(start, iterations * restarts)
     else:
         state = None
         for _ in range(restarts):
@@ -956,6 +1128,8 @@ def compose(
     tables = tuple(seated)
     report = evaluate(tables, players, history, options)
     report["seeding"] = options.seeding
+    if moved is not None:
+        report["swiss_moves"] = moved
     report["search"] = {
         "iterations": search.iterations,
         "lower_bounds_reached": state.cost == search.target,
@@ -1002,6 +1176,8 @@ def _check_options(options: Options) -> None:
     if not 0 < options.effort <= 10:
         raise SeatingError("K-TABLES", f"Effort must be above 0 and at most 10, not "
                            f"{options.effort}.")
+    if options.shape not in SHAPES:
+        raise SeatingError("K-TABLES", f"Unknown table shape {options.shape!r}.", list(SHAPES))
     if options.seeding not in SEEDINGS:
         raise SeatingError("K-TABLES", f"Unknown seeding {options.seeding!r}.", list(SEEDINGS))
 

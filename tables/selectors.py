@@ -16,7 +16,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from tables import hooks
 from tables.models import Colour, Game, Seat, Table
-from tables.seating import History, SeatingPlayer
+from tables.seating import History, SeatingPlayer, odd_sized
 from tournaments.models import CheckIn, Player, Registration, Tournament, normalise_name
 
 
@@ -164,7 +164,7 @@ def history_before(game: Game) -> History:
         if not tables:
             continue
         finishing = table_finishing_orders(g)
-        sizes = {len(t) for t in tables}
+        odd = odd_sized([len(t) for t in tables])  # 5- or 3-seats among 4s, a bye among pairs
         ordered = []
         for number, members in enumerate(tables, start=1):
             order = finishing.get(number)
@@ -172,7 +172,7 @@ def history_before(game: Game) -> History:
                 winners.add(order[0])
                 members = list(order)
             ordered.append(tuple(members))
-            if len(sizes) > 1 and len(members) != 4:
+            if odd[number - 1]:
                 for pid in members:
                     fives[pid] = fives.get(pid, 0) + 1
         all_tables += ordered
@@ -182,19 +182,23 @@ def history_before(game: Game) -> History:
         winners=frozenset(winners),
         five_seaters=MappingProxyType(fives),
         previous_tables=previous,
+        teams=MappingProxyType(hooks.teams.teams_of(game.tournament)),
     )
 
 
 def seating_players(
-    players: Iterable[Player], *, by_region: bool = False, standings: dict[int, int] | None = None
+    players: Iterable[Player], *, by_region: bool = False, standings: dict[int, int] | None = None,
+    teams: dict[int, str] | None = None,
 ) -> list[SeatingPlayer]:
-    """Players as the seating search sees them: club (or region at national events) and standing."""
-    standings = standings or {}
+    """Players as the seating search sees them: club (or region at national events), standing
+    and, at a team event, team."""
+    standings, teams = standings or {}, teams or {}
     out = []
     for p in players:
         club = p.club.name if p.club_id else None
         region = (p.club.region or None) if p.club_id and by_region else None
-        out.append(SeatingPlayer(p.pk, club=club, region=region, standing=standings.get(p.pk)))
+        out.append(SeatingPlayer(p.pk, club=club, region=region, standing=standings.get(p.pk),
+                                 team=teams.get(p.pk)))
     return out
 
 

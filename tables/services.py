@@ -21,13 +21,14 @@ from django.utils.translation import gettext_lazy
 from common.engine_messages import describe
 from common.errors import ConflictError, DomainError
 from engine import SeededRng, derive_seed
-from tables import hooks, selectors
+from tables import hooks, selectors, signals
 from tables.models import Colour, Game, Seat, Table
 from tables.seating import (
     ODD_COUNTS,
     PREFERENCES,
     PRIORITIES,
     SEEDINGS,
+    SHAPES,
     Composition,
     Options,
     SeatingError,
@@ -88,6 +89,7 @@ def _options_from(data: dict[str, Any]) -> Options:
         priorities=priorities,
         seeding=data.get("seeding") or "random",
         odd_count=data.get("odd_count") or None,
+        shape=data.get("shape") or "fours",
         effort=float(data.get("effort") or 1.0),
     )
 
@@ -99,8 +101,10 @@ def clean_options(
     seeding: str = "random",
     odd_count: str | None = None,
     by_region: bool = False,
+    shape: str = "fours",
 ) -> dict[str, Any]:
-    """The organizer's choices, checked field by field (K-TABLES)."""
+    """The organizer's choices, checked field by field (K-TABLES); ``shape`` (tables of 4/5,
+    4/3, pairs) comes from the format preset."""
     if prefer not in PREFERENCES:
         raise DomainError(_("Choose more tables of 5 or more tables of 4."), field="prefer",
                           rule="K-TABLES")
@@ -118,8 +122,10 @@ def clean_options(
         # National events: same region apart instead of (or besides) same club apart.
         at = prios.index("club_apart") + 1 if "club_apart" in prios else len(prios)
         prios.insert(at, "region_apart")
+    if shape not in SHAPES:
+        raise DomainError(_("Unknown table shape %(s)s.") % {"s": shape}, field="shape", rule="K-TABLES")
     return {"prefer": prefer, "priorities": prios, "seeding": seeding, "odd_count": odd,
-            "by_region": bool(by_region)}
+            "by_region": bool(by_region), "shape": shape}
 
 
 def _check_priorities(prios: Sequence[str]) -> None:
@@ -151,8 +157,8 @@ def _withdrawn(game: Game) -> set[int]:
 
 def _players_for(game: Game) -> list[Player]:
     gone = _withdrawn(game)
-    return [p for p in selectors.checked_in_players(game.tournament, game.number)
-            if p.pk not in gone]
+    present = [p for p in selectors.checked_in_players(game.tournament, game.number) if p.pk not in gone]
+    return hooks.teams.players_for(game, present)  # a team event: its starters of this game
 
 
 def _seated_ids(game: Game) -> list[list[int]]:
@@ -169,12 +175,15 @@ def refresh_report(game: Game) -> dict[str, Any]:
     for p in Player.objects.filter(pk__in=seated - set(players)).select_related("club"):
         players[p.pk] = p
     history = selectors.history_before(game)
-    seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"))
+    seating_players = selectors.seating_players(players.values(), by_region=opts.get("by_region"),
+                                                teams=dict(history.teams))
     report = evaluate(tables, seating_players, history, options)
     previous = game.composition_report or {}
-    for key in ("seeding", "search"):
+    for key in ("seeding", "search", "swiss_tables"):
         if key in previous:
             report[key] = previous[key]
+    if "swiss_moves" in previous and _same_tables(previous.get("swiss_tables"), tables):
+        report["swiss_moves"] = previous["swiss_moves"]  # K-SWISS: true until someone is moved by hand
     report["sizes_ok"] = _size_problems(game) == []
     report["size_problems"] = _size_problems(game)
     game.composition_report = report
@@ -182,26 +191,43 @@ def refresh_report(game: Game) -> dict[str, Any]:
     return report
 
 
+# K-TABLES: the table sizes each shape seats (a "pairs_bye" table of 1 plays a ghost seat)
+SHAPE_SIZES = {"fours": {4, 5}, "threes": {3, 4}, "pairs": {2, 3}, "pairs_bye": {2}}
+
+
+def _same_tables(a: Any, b: Sequence[Sequence[int]]) -> bool:
+    return a is not None and [sorted(t) for t in a] == [sorted(t) for t in b]
+
+
 def _allowed_sizes(game: Game) -> set[int]:
-    odd = (game.composition_options or {}).get("odd_count")
-    return {4, 5} | ({6} if odd == "six" else set())
+    options = game.composition_options or {}
+    return SHAPE_SIZES[options.get("shape") or "fours"] | ({6} if options.get("odd_count") == "six" else set())
+
+
+def _ghost_allowed(options: dict[str, Any], seats: int, players: int) -> bool:
+    """A ghost seat only where the organizer or the format chose one: a table of 3 with a ghost
+    (K-TABLES), or the bye of a one-versus-one Swiss round (K-SWISS)."""
+    if options.get("shape") == "pairs_bye":
+        return seats == 2 and players == 1
+    return options.get("odd_count") == "ghost" and seats == 4 and players == 3
 
 
 def _size_problems(game: Game) -> list[str]:
     """Tables that cannot start as they are, in words (T-SIZE: the caller cites the rule once)."""
     allowed = _allowed_sizes(game)
-    ghost_ok = (game.composition_options or {}).get("odd_count") == "ghost"
+    options = game.composition_options or {}
     out = []
     for table in Table.objects.filter(game=game).order_by("number").prefetch_related("seats"):
         seats = list(table.seats.all())
         players = sum(1 for s in seats if s.player_id)
         ghosts = len(seats) - players
-        if ghosts and not (ghost_ok and len(seats) == 4 and players == 3):
+        if ghosts and not _ghost_allowed(options, len(seats), players):
             out.append(_("Table %(t)s has a ghost seat the organizer did not choose.")
                        % {"t": table.number})
         elif len(seats) not in allowed:
-            out.append(_("Table %(t)s has %(n)s players: tables have 4 or 5.")
-                       % {"t": table.number, "n": players})
+            low, high = min(allowed), max(allowed)
+            out.append(_("Table %(t)s has %(n)s players: tables have %(low)s to %(high)s.")
+                       % {"t": table.number, "n": players, "low": low, "high": high})
     return out
 
 
@@ -292,7 +318,8 @@ def _composition(game: Game, options_data: dict[str, Any], options: Options, see
     standings = (selectors.standings_positions(game.tournament)
                  if options_data["seeding"] == "swiss" else {})
     seating_players = selectors.seating_players(
-        _players_for(game), by_region=options_data["by_region"], standings=standings)
+        _players_for(game), by_region=options_data["by_region"], standings=standings,
+        teams=hooks.teams.teams_of(game.tournament))
     try:
         return compose(seating_players, selectors.history_before(game), options, seed)
     except SeatingError as exc:
@@ -350,9 +377,12 @@ def compose_game(
         for t, members in enumerate(composition.tables, start=1):
             table = Table.objects.create(game=game, number=t)
             ids = list(members)
-            if len(ids) == 3 and options.odd_count == "ghost":
+            ghost_at = 4 if len(ids) == 3 and options.odd_count == "ghost" else 0
+            if len(ids) == 1 and options.shape == "pairs_bye":
+                ghost_at = 2  # K-SWISS: the bye is a game against a ghost seat, its P typed by the referee
+            if ghost_at:
                 # The ghost seat's place in turn order is drawn too (T-ORDER), from the seed.
-                at = SeededRng(derive_seed(seed, "ghost", t), stream="ghost").randbelow(4)
+                at = SeededRng(derive_seed(seed, "ghost", t), stream="ghost").randbelow(ghost_at)
                 ids.insert(at, None)  # type: ignore[arg-type]
             Seat.objects.bulk_create([
                 Seat(table=table, game=game, number=n, player_id=pid)
@@ -360,11 +390,13 @@ def compose_game(
             ])
         game.seed = seed
         game.composition_options = {**options_data, "withdrawn": withdrawn}
-        game.composition_report = dict(composition.report)
+        game.composition_report = dict(composition.report) | (
+            {"swiss_tables": [list(t) for t in composition.tables]} if "swiss_moves" in composition.report else {})
         game.save(update_fields=["seed", "composition_options", "composition_report"])
         refresh_report(game)
         audit.record(actor=actor, action="tables.compose", obj=game, tournament=game.tournament,
                      before=before, after=_snapshot(game) | {"options": options_data})
+        transaction.on_commit(lambda: signals.tables_composed.send(sender=Game, game=game))
     return game
 
 
@@ -583,6 +615,7 @@ def start_game(game: Game, *, actor: Any, seed: str | None = None) -> Game:
             after={"deals": {t.number: t.deal_seed for t in tables},
                    "secret_commitment": game.secret_commitment},
         )
+        transaction.on_commit(lambda: signals.game_started.send(sender=Game, game=game))
     return game
 
 

@@ -33,6 +33,7 @@ from tables import api, selectors, services
 from tables.models import Game
 from tables.seating import PRIORITIES, arrange_priorities
 from tables.seating_text import localized_report, priority_choices, priority_label
+from tournaments.formats import FIXED_SEMIFINALS
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_organizer, staff_required
 
@@ -364,7 +365,12 @@ def _organize_context(tournament: Tournament, game: Game, form: ComposeForm) -> 
     seated.sort(key=lambda x: x[1])
     withdrawn_ids = (game.composition_options or {}).get("withdrawn", [])
     checked_in = selectors.checked_in_players(tournament, game.number)
+    names = {s.player_id: s.player.display_name for t in tables for s in t.seats.all() if s.player_id}
+    # K-SWISS: who sits away from their standings block, and where (the plan's explanation)
+    swiss_moves = [{"name": names.get(pid, pid), "block": block, "table": table}
+                   for pid, block, table in (game.composition_report or {}).get("swiss_moves", [])]
     return {
+        "swiss_moves": swiss_moves,
         "tournament": tournament, "game": game, "tables": tables, "form": form,
         "seated": seated, "report": localized_report(game.composition_report or {}),
         "withdrawn": Player.objects.filter(pk__in=withdrawn_ids),
@@ -493,8 +499,10 @@ def phases_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except DomainError as exc:
             refuse(request, exc)
             status = exc.status_code
+    fixed = tournament.event_format().knockout in FIXED_SEMIFINALS  # Sant'Eufemia: K-KO-SE
     return render(request, "tables/phases.html", {
         "tournament": tournament, "overview": phases.phases_overview(tournament), "seed": seed,
+        "rule": "K-KO-SE" if fixed else "K-KO-RCU",
         "how_labels": {"direct": _("direct qualifier"), "winner": _("semifinal winner"),
                        "best_loser": _("best semifinal loser")},
     }, status=status)

@@ -64,6 +64,17 @@ SENTENCES: Mapping[str, Any] = {
     "registration.import_iscritti": gettext_lazy("%(who)s imported the Iscritti sheet"),
     "checkin.create": gettext_lazy("%(who)s checked in a player"),
     "checkin.delete": gettext_lazy("%(who)s undid a player's check-in"),
+    "checkin.self": gettext_lazy("%(who)s checked in from their personal link"),
+    "checkin.window": gettext_lazy("%(who)s set when players may check themselves in"),
+    "checkin.window_delete": gettext_lazy("%(who)s closed the players' own check-in"),
+    "game.skip": gettext_lazy("%(who)s said they skip a game"),
+    "game.unskip": gettext_lazy("%(who)s said they play a game after all"),
+    "referee.call": gettext_lazy("%(who)s called the referee"),
+    "referee.take": gettext_lazy("%(who)s took a call for the referee"),
+    "sanction.create": gettext_lazy("%(who)s recorded a warning or penalty"),
+    "sanction.delete": gettext_lazy("%(who)s removed a warning or penalty"),
+    "standings.hide": gettext_lazy("%(who)s hid the standings of the last games"),
+    "standings.show": gettext_lazy("%(who)s showed the standings again"),
     "player.merge": gettext_lazy("%(who)s merged two player records"),
     "player.national_id": gettext_lazy("%(who)s changed a player's national id"),
     "player.export": gettext_lazy("%(who)s exported a player's personal data"),
@@ -102,6 +113,12 @@ SENTENCES: Mapping[str, Any] = {
     "ranking.blacklist.delete": gettext_lazy("%(who)s put a tournament back into the national ranking"),
     "workbook.organizer": gettext_lazy("%(who)s changed the organizer named in the workbook"),
     "workbook.import": gettext_lazy("%(who)s imported a workbook"),
+    "fee.set": gettext_lazy("%(who)s set the entry fee"),
+    "fee.remove": gettext_lazy("%(who)s removed the entry fee"),
+    "payment.mark": gettext_lazy("%(who)s marked the entry fee of %(player)s"),
+    "membership.add": gettext_lazy("%(who)s added a member of a club"),
+    "membership.change": gettext_lazy("%(who)s changed a member's annual card"),
+    "membership.remove": gettext_lazy("%(who)s removed a member of a club"),
 }
 
 # a key of an entry's before / after → its name; keys not here are named by the model's field
@@ -121,6 +138,11 @@ FIELDS: Mapping[str, Any] = {
         "objective cards dealt"), "email": gettext_lazy("e-mail"), "reason": gettext_lazy("reason"),
     "seconds": gettext_lazy("seconds"), "minutes": gettext_lazy("minutes"), "next": gettext_lazy("next"),
     "national_id": gettext_lazy("national id"),
+    # fees (the fees app's audit entries)
+    "fee": gettext_lazy("entry fee"), "member_price": gettext_lazy("member price"),
+    "card_free": gettext_lazy("annual card holders enter free"), "amount": gettext_lazy("amount"),
+    "card_amount": gettext_lazy("card amount"), "card_paid_on": gettext_lazy("card paid on"),
+    "player_name": gettext_lazy("player"),
 }
 HIDDEN = frozenset({"player", "id", "pk", "club", "secret_commitment", "deals", "data", "tables", "options",
                     "seed", "token", "slug", "ruleset_overrides", "club_changes", "scores", "index",

@@ -2,7 +2,8 @@
 ``import_tournament``): the backup story of a venue laptop.
 
 Which rows belong to a tournament is found from the models themselves: every model of the
-``tournaments``, ``tables`` and ``scoring`` apps that reaches ``Tournament`` through foreign keys
+``tournaments``, ``tables`` and ``scoring`` apps (and those a feature app names in
+``hooks.backed_up``: the fees' entry fee and payments) that reaches ``Tournament`` through foreign keys
 (Game → tournament, Seat → table → game → tournament, …) is exported, plus the clubs and players
 they point at and the users they name (by username: roles, referees, authors of results). A model
 that cannot be reached is refused loudly (:func:`tournament_models`), so a new model is never
@@ -75,15 +76,15 @@ def _path_to_tournament(model: type[models.Model], depth: int = 0) -> str | None
 def tournament_models() -> list[tuple[type[models.Model], str]]:
     """Every model owned by a tournament with its lookup, parents before children."""
     out = []
-    for app in APPS:
-        for model in apps.get_app_config(app).get_models():
-            if model in SHARED or model._meta.label in NOT_BACKED_UP:
-                continue
-            path = _path_to_tournament(model)
-            if path is None:
-                raise RuntimeError(f"{model._meta.label} is not reachable from Tournament: "
-                                   "teach tournaments/backup.py how to back it up")
-            out.append((model, path))
+    above = [apps.get_model(label) for label in hooks.backed_up]  # the feature apps' (fees' payments)
+    for model in [*(m for app in APPS for m in apps.get_app_config(app).get_models()), *above]:
+        if model in SHARED or model._meta.label in NOT_BACKED_UP:
+            continue
+        path = _path_to_tournament(model)
+        if path is None:
+            raise RuntimeError(f"{model._meta.label} is not reachable from Tournament: "
+                               "teach tournaments/backup.py how to back it up")
+        out.append((model, path))
     order = {m: i for i, m in enumerate(_dependency_order([m for m, _ in out]))}
     return sorted(out, key=lambda mp: order[mp[0]])
 

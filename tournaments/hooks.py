@@ -59,6 +59,19 @@ audit_context: dict[str, Callable[[set[int]], dict[int, dict[str, Any]]]] = {}
 # 0 before the first): a withdrawal takes effect from the game after it.
 games_under_way: list[Callable[[Tournament], int]] = []
 
+# Registrations of a tournament whose players said they skip game ``n`` (the self-service app:
+# "I skip this game"): carrying presences over from the previous game leaves them out.
+skipping: list[Callable[[Tournament, int], set[int]]] = []
+
+# The check-in page's word on each row of game ``n`` ({registration id: text}; the self-service
+# app: "checked in by themselves", "skips this game").
+checkin_notes: list[Callable[[Tournament, int], dict[int, str]]] = []
+
+
+# Models of the apps above that a tournament owns, by label, for its backup
+# (``tournaments/backup.py``; fees: "fees.EventFee", "fees.Payment").
+backed_up: list[str] = []
+
 
 def call(hooks: list[Callable[..., Any]], *args: Any) -> None:
     """Call every registered function of ``hooks`` with ``args``."""

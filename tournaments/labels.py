@@ -133,6 +133,14 @@ SEEDINGS: Mapping[str, Any] = {
     "random": _("random draw"), "swiss": _("by standings (Swiss)"), "greca": _("alla greca"),
 }
 
+# K-TABLES / K-SWISS: the table sizes a format plays (tournaments.formats.SHAPE_PLAYERS)
+SHAPES: Mapping[str, Any] = {
+    "fours": _("tables of 4 (and 5)"),
+    "threes": _("tables of 4, the tables of 3 a count needs last"),
+    "pairs": _("one against one; an odd count plays one table of 3"),
+    "pairs_bye": _("one against one; an odd count gives a bye against a ghost seat"),
+}
+
 
 def club_numbers(numbers: Mapping[str, Any]) -> list[tuple[str, str, Any]]:
     """(code, label, value) of every number a format sets, for the format page."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from . import hooks
 from .models import (
     AccessLink,
     AuditEntry,
@@ -95,7 +96,11 @@ def checkin_rows(tournament: Tournament, game_number: int, query: str = "") -> l
             registration__tournament=tournament, game_number=game_number
         ).values_list("registration_id", flat=True)
     )
-    return [{"registration": r, "present": r.pk in present} for r in by_name(regs, lambda r: r.player)]
+    notes: dict[int, str] = {}
+    for said in hooks.checkin_notes:
+        notes |= said(tournament, game_number)
+    return [{"registration": r, "present": r.pk in present, "note": notes.get(r.pk, "")}
+            for r in by_name(regs, lambda r: r.player)]
 
 
 def checkin_counts(tournament: Tournament) -> dict[int, int]:

@@ -21,7 +21,7 @@ from common.errors import DomainError
 from common.htmx import refusal_from
 from common.refusals import add_to_form, refuse, shown
 
-from . import audit_text, labels, selectors, services, spreadsheets
+from . import audit_text, hooks, labels, selectors, services, spreadsheets
 from .access import find_link, holds, linked_player, replaced, use_access_link
 from .forms import (
     CsvImportForm,
@@ -151,11 +151,9 @@ def _link_target(request: HttpRequest, link: AccessLink) -> HttpResponse:
             and (latest is None or int(game) >= latest)):
         # an objective slip of the game being played: straight to the player's own card
         return redirect(reverse("tables:objective", args=[link.tournament.slug, int(game)]))
-    if latest is not None:
-        # seated (or an earlier game's slip scanned again): the player's own page, the
-        # current game's table, seat and card first
-        return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
-    return redirect("tournaments:detail", slug=link.tournament.slug)
+    # the player's own page, always (nothing to scan again between games): the current game's
+    # table, seat, card and clock, their standing, check-in and the referee's call
+    return redirect(reverse("tables:player_home", args=[link.tournament.slug]))
 
 
 # --- organizers and referees ---------------------------------------------------------------
@@ -423,9 +421,10 @@ def checkin_bulk(request: HttpRequest, tournament: Tournament, game: int) -> Htt
         if request.POST.get("action") == "carry":
             added = services.carry_over_checkins(tournament, game, actor=request.user)
         else:
-            if request.POST.get("action") == "everyone":
-                regs = [row["registration"] for row in
-                        selectors.checkin_rows(tournament, game, query)]
+            if request.POST.get("action") == "everyone":  # not who said they skip this game
+                skipping = {pk for said in hooks.skipping for pk in said(tournament, game)}
+                regs = [row["registration"] for row in selectors.checkin_rows(tournament, game, query)
+                        if row["registration"].pk not in skipping]
             else:
                 ids = [int(v) for v in request.POST.getlist("registration")
                        if v.isdigit() and len(v) <= 18]  # an id, never a database overflow

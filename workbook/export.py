@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
@@ -25,6 +27,7 @@ from tables.models import Game, Seat
 from tournaments.models import Player, Registration, Tournament
 
 from . import spec
+from .book import Book, number, text
 from .event import (
     Event,
     Registrant,
@@ -38,6 +41,25 @@ from .event import (
 )
 from .files import write
 from .validate import Checked, Issue, check
+
+# The sheets an app above adds to an event's workbook, registered at start-up (its AppConfig.ready):
+# a sheet name and what makes its rows of a tournament (the first row the header; [] adds no sheet).
+# The team standings' "Classifica a Squadre" (teams/exports.py) is one; the clubs' tools read none.
+Sheet = Callable[[Tournament], list[list[Any]]]
+SHEETS: dict[str, Sheet] = {}
+
+
+def _add_sheets(book: Book, tournament: Tournament) -> None:
+    for name, rows_of in SHEETS.items():
+        rows = rows_of(tournament)
+        if not rows:
+            continue
+        sheet = book.add(name)
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                if value is None or value == "":
+                    continue
+                sheet.put(r, c, number(float(value)) if isinstance(value, int | float | Decimal) else text(str(value)))
 
 
 @dataclass
@@ -172,6 +194,7 @@ def export(tournament: Tournament, *, fmt: str = "xls", organizer: str | None = 
     event, issues = event_of(tournament, organizer)
     name = file_name(event, "." + fmt)
     book = to_book(event)
+    _add_sheets(book, tournament)
     checked = check(book, name)
     checked.issues[:0] = issues
     result = Export(event, checked, name)

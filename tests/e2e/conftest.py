@@ -58,6 +58,10 @@ GUIDE_IMAGES = {
     "tables-01-draft-restored": "result-draft-restored.png",
     "tables-05-compose-preview": "organizer-compose-preview.png",
     "registrations-csv-problems": "organizer-csv-problems.png",
+    "self-01-my-event": "phone-my-event.png",
+    "self-04-referee-called": "phone-referee-called.png",
+    "self-05-referee-sees-the-call": "referee-calls.png",
+    "self-07-organizer-checkin": "organizer-self-checkin.png",
 }
 
 

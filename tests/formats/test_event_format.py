@@ -100,6 +100,7 @@ FORMAT_FIELDS = {"format", "method", "preset", "best_n", "tiebreaks", "club_chan
 OTHER_MEANINGS = {
     ("tournaments", "Season"): {"preset", "best_n", "tiebreaks"},  # a season's own standings, its evenings' preset
     ("scoring", "NationalRankingEvent"): {"event_type"},  # the type a year's ranking counted the event as
+    ("clubstats", "RankingRule"): {"best_n"},  # a club's own ranking: its best N events, not games
 }
 
 

@@ -1,5 +1,5 @@
 """The apps depend one way: engine <- common <- tournaments <- tables <- scoring <- the feature
-apps (clubs, ranking, workbook, history, seasons, publishing, ratings) <- config
+apps (clubs, ranking, workbook, history, seasons, publishing, ratings, teams, selfservice, fees, clubstats) <- config
 (docs/architecture.md, "The parts and their direction").
 
 ``common`` is the floor of shared helpers (errors, refusals, edges, exact JSON, the live pages'
@@ -27,7 +27,7 @@ from tests.engine.test_purity import imported_modules
 ROOT = Path(__file__).resolve().parents[2]
 # each may import only those before it; the feature apps sit above the three apps they read
 LAYERS = ("engine", "common", "tournaments", "tables", "scoring", "clubs", "ranking", "workbook", "history", "seasons",
-          "publishing", "ratings")
+          "publishing", "ratings", "teams", "selfservice", "fees", "clubstats")
 MODULES = sorted(p for app in LAYERS[1:] for p in (ROOT / app).rglob("*.py"))
 WIRING = "config"  # above every layer: imported by none of them
 ENGINE_USERS = sorted(p for part in (*LAYERS[1:], "config") for p in (ROOT / part).rglob("*.py"))
@@ -44,7 +44,7 @@ def upward(source: str, package: str) -> list[str]:
 def test_the_scan_sees_every_app() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in MODULES}
     assert {"common/errors.py", "common/live.py", "common/engine_messages.py", "tournaments/services/registration.py", "tables/seating.py", "scoring/selectors.py",
-            "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py", "ratings/services.py",
+            "tournaments/management/commands/erase_player.py", "publishing/services.py", "workbook/importer.py", "history/selectors.py", "seasons/services.py", "ratings/services.py", "fees/services.py",
             "ranking/national.py", "ranking/management/commands/recompute_ranking.py",
             "publishing/management/commands/publish_tournament.py", "clubs/near_duplicates.py",
             "clubs/management/commands/create_club.py"} <= names

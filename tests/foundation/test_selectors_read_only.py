@@ -27,6 +27,8 @@ CACHE_WRITES = {"set", "set_many"}
 ALLOWED = {
     "scoring/selectors.py:_standings": "a memo of the reader's own computation of the standings",
     "scoring/selectors.py:standings_many": "a memo of the computation of many tournaments' standings",
+    "scoring/selectors.py:standings_before": "a memo of the reader's own computation of the standings before the "
+                                             "hidden games, under the stamp of the standings it comes from",
 }
 
 

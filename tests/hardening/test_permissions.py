@@ -120,6 +120,13 @@ EXPECTED: dict[str, Any] = {
     "ranking:national": READ, "ranking:national-year": READ, "ranking:national-player": READ,
     "ranking:national-export": READ, "api-national-ranking": READ, "api-national-ranking-year": READ,
     "ratings:list": READ, "api-ratings": READ,
+    # the statistics: public reads; a club's ranking rule by its admins (clubstats/services.py: set_rule)
+    **{f"clubstats:{n}": READ for n in ("home", "games_csv", "players", "players_csv", "player", "club", "club_csv",
+                                        "ranking", "ranking_csv")},
+    **{n: READ for n in ("api-statistics-games", "api-statistics-club", "api-statistics-club-ranking",
+                         "api-statistics-player")},
+    "clubstats:ranking_rule": {"post": {"club_admin"} | FEDERATION},
+    "api-statistics-club-ranking-rule": {"put": {"club_admin"} | FEDERATION},
     # a player's history across events and head-to-head: public and read-only
     "history:player": READ, "history:opponents": READ, "history:head-to-head": READ,
     "api-player-history": READ, "api-head-to-head": READ,
@@ -163,6 +170,11 @@ EXPECTED: dict[str, Any] = {
        for name in ("seasons:create", "seasons:edit", "seasons:evening", "api-club-seasons",
                     "api-season-evenings")},
     "api-season": {"patch": {"club_admin"} | FEDERATION},
+    # its final phase: public page and API read; the club's admins and federation admins run it
+    "seasons:finals": READ,
+    **{name: {"post": {"club_admin"} | FEDERATION}
+       for name in ("seasons:finals-create", "seasons:finals-absent", "seasons:finals-draw", "api-season-finals",
+                    "api-season-finals-withdraw", "api-season-finals-draw")},
     # an existing tournament joins or leaves the season: its club's admins, federation admins and
     # the organizer of that tournament (here the demo tournament, the club's evening)
     **{name: {"post": ORGANIZER | FEDERATION}
@@ -172,6 +184,34 @@ EXPECTED: dict[str, Any] = {
     # and federation admins (every player) decide on probable duplicates
     "clubs:federation": {"post": FEDERATION}, "clubs:federation_revoke": {"post": FEDERATION},
     "clubs:duplicates": READ, "clubs:duplicates_decide": {"post": FEDERATION | {"club_admin"}},
+    # team events: the demo tournament is not one, so its team pages answer 404 and no team exists;
+    # the API's teams list lets its organizers through the permission, then refuses (400, no rosters
+    # in this format). Who may write at a team event: tests/teams/test_team_event.py
+    "teams:list": READ, "teams:standings": READ, "teams:team": READ, "api-team-standings": READ,
+    **{name: {"post": set()} for name in ("teams:create", "teams:change", "teams:starters", "teams:captain",
+                                          "api-team-members")},
+    "api-teams": {"post": ORGANIZER}, "api-team": {"patch": set()}, "api-team-member": {"delete": set()},
+    "api-team-starters": {"put": set()},
+    # players help themselves: only the player's own link checks in, skips, withdraws; anyone at
+    # a table may call the referee (like a bell: tests/selfservice); referees take the calls; the
+    # organizer keeps the window, the warnings log and hidden standings
+    "selfservice:door": READ, "selfservice:checkin": {"post": {"player"}},
+    "selfservice:skip": {"post": {"player"}}, "selfservice:withdraw": {"post": {"player"}},
+    "selfservice:call": {"post": ANY}, "api-table-referee-calls": {"post": ANY},
+    "selfservice:calls": READ, "api-referee-calls": READ,
+    "selfservice:take": {"post": REFEREE}, "api-referee-call-take": {"post": REFEREE},
+    "api-checkin-self": {"post": {"player"}},
+    "selfservice:settings": {"post": ORGANIZER}, "selfservice:window_delete": {"post": ORGANIZER},
+    "selfservice:standings": {"post": ORGANIZER},
+    "selfservice:sanctions": {"post": ORGANIZER}, "selfservice:sanction_delete": {"post": ORGANIZER},
+    # entry fees: the event's organizers set the fee and take the money (the cash summary is
+    # theirs to read); a club's members are kept by its admins and the federation admins
+    "fees:settings": {"post": ORGANIZER}, "fees:mark": {"post": ORGANIZER}, "fees:cash": READ,
+    "fees:cash_csv": READ, "api-fee": {"put": ORGANIZER}, "api-payments": READ, "api-cash": READ,
+    "api-registration-payment": {"put": ORGANIZER},
+    **{name: {"post": {"club_admin"} | FEDERATION}
+       for name in ("fees:members", "fees:member_change", "fees:member_remove", "api-club-members")},
+    "api-club-member": {"put": {"club_admin"} | FEDERATION, "delete": {"club_admin"} | FEDERATION},
 }
 METHODS = ["post", "put", "patch", "delete"]
 

@@ -133,6 +133,12 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "ranking:national-export": lambda w: {"year": 2026, "fmt": "csv"},
     "api-national-ranking": lambda w: {}, "api-national-ranking-year": lambda w: {"year": 2026},
     "ratings:list": lambda w: {}, "api-ratings": lambda w: {},
+    **{f"clubstats:{n}": (lambda w: {}) for n in ("home", "games_csv", "players", "players_csv")},
+    "clubstats:player": lambda w: {"pk": w.player}, "api-statistics-player": lambda w: {"pk": w.player},
+    **{f"clubstats:{n}": (lambda w: {"pk": w.club}) for n in ("club", "club_csv", "ranking", "ranking_csv", "ranking_rule")},
+    "api-statistics-games": lambda w: {},
+    **{n: (lambda w: {"pk": w.club}) for n in ("api-statistics-club", "api-statistics-club-ranking",
+                                               "api-statistics-club-ranking-rule")},
     "history:player": lambda w: {"pk": w.player}, "history:opponents": lambda w: {"pk": w.player},
     "history:head-to-head": lambda w: {"pk": w.player, "other": _opponent(w)},
     "api-player-history": lambda w: {"pk": w.player},
@@ -175,12 +181,94 @@ ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs:admin_remove": lambda w: {"pk": w.club, "role": _club_role(w)},
     "seasons:create": lambda w: {"club": w.club}, "api-club-seasons": lambda w: {"club": w.club},
     **{f"seasons:{n}": (lambda w: {"club": w.club, "pk": _season(w)})
-       for n in ("season", "standings", "edit", "evening", "attach", "detach")},
+       for n in ("season", "standings", "edit", "evening", "attach", "detach", "finals", "finals-create",
+                 "finals-absent")},
+    "seasons:finals-draw": lambda w: {"club": w.club, "pk": _season(w), "phase": "semifinals"},
     **{n: (lambda w: {"pk": _season(w)}) for n in ("api-season", "api-season-standings", "api-season-evenings",
-                                                   "api-season-evenings-attach", "api-season-evenings-detach")},
+                                                   "api-season-evenings-attach", "api-season-evenings-detach",
+                                                   "api-season-finals", "api-season-finals-withdraw",
+                                                   "api-season-finals-draw")},
     "clubs:federation": lambda w: {}, "clubs:federation_revoke": lambda w: {"user": _federation_member(w)},
     "clubs:duplicates": lambda w: {}, "clubs:duplicates_decide": lambda w: {},
+    # players help themselves (selfservice): the player's own actions, a table's call, the staff's pages
+    **{f"selfservice:{n}": (lambda w: {"slug": w.slug})
+       for n in ("door", "checkin", "skip", "withdraw", "calls", "settings", "standings", "sanctions")},
+    "selfservice:call": lambda w: _game(w, {"table": 1}),
+    "selfservice:take": lambda w: {"slug": w.slug, "pk": _referee_call(w)},
+    "selfservice:window_delete": lambda w: {"slug": w.slug, "pk": _checkin_window(w)},
+    "selfservice:sanction_delete": lambda w: {"slug": w.slug, "pk": _sanction(w)},
+    "api-checkin-self": lambda w: {"slug": w.slug},
+    "api-table-referee-calls": lambda w: _game(w, {"table": 1}),
+    "api-referee-calls": lambda w: {"slug": w.slug},
+    "api-referee-call-take": lambda w: {"slug": w.slug, "pk": _referee_call(w)},
+    # entry fees: the demo tournament's; a member of its club made here
+    **{n: (lambda w: {"slug": w.slug}) for n in ("fees:settings", "fees:cash", "fees:cash_csv", "api-fee",
+                                                 "api-payments", "api-cash")},
+    "fees:mark": lambda w: {"slug": w.slug, "pk": w.registration},
+    "api-registration-payment": lambda w: {"slug": w.slug, "pk": w.registration},
+    "fees:members": lambda w: {"pk": w.club}, "api-club-members": lambda w: {"club": w.club},
+    "fees:member_change": lambda w: {"pk": w.club, "member": _member(w)},
+    "fees:member_remove": lambda w: {"pk": w.club, "member": _member(w)},
+    "api-club-member": lambda w: {"club": w.club, "pk": _member(w)},
 }
+
+
+# Team events: the demo tournament is not one (its pages answer 404, its writes are refused); who
+# may write at a team event is tests/teams/test_team_event.py's. No team has id 1 here.
+TEAM_ARGS: dict[str, Callable[[World], dict[str, Any]]] = {
+    "teams:list": lambda w: {"slug": w.slug}, "teams:create": lambda w: {"slug": w.slug},
+    "teams:standings": lambda w: {"slug": w.slug}, "api-team-standings": lambda w: {"slug": w.slug},
+    "api-teams": lambda w: {"slug": w.slug},
+    **{n: (lambda w: {"slug": w.slug, "pk": 1}) for n in ("teams:team", "teams:change", "teams:starters",
+                                                          "api-team", "api-team-members")},
+    "teams:captain": lambda w: {"slug": w.slug, "pk": 1, "token": "not-a-captain-link"},
+    "api-team-member": lambda w: {"slug": w.slug, "pk": 1, "player": w.player},
+    "api-team-starters": lambda w: {"slug": w.slug, "pk": 1, "number": 1},
+}
+ARGS.update(TEAM_ARGS)
+
+
+def _referee_call(w: World) -> int:
+    """An open call for the referee from table 1 of game 2 (running)."""
+    from selfservice.models import RefereeCall
+    from tables.models import Table
+
+    table = Table.objects.get(game__tournament__slug=w.slug, game__number=2, number=1)
+    call = RefereeCall.objects.open().filter(table=table).first()
+    return (call or RefereeCall.objects.create(tournament=table.game.tournament, table=table)).pk
+
+
+def _checkin_window(w: World) -> int:
+    """The players' own check-in window of game 3 (closed: nobody checks in through it here)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from selfservice.models import CheckInWindow
+    from tournaments.models import Tournament
+
+    past = timezone.now() - dt.timedelta(days=1)
+    return CheckInWindow.objects.get_or_create(
+        tournament=Tournament.objects.get(slug=w.slug), game_number=3,
+        defaults={"opens_at": past, "closes_at": past + dt.timedelta(minutes=30)})[0].pk
+
+
+def _sanction(w: World) -> int:
+    """A warning in the demo's log."""
+    from selfservice.models import Sanction
+    from tournaments.models import Tournament
+
+    return Sanction.objects.get_or_create(tournament=Tournament.objects.get(slug=w.slug), player_id=w.player,
+                                          defaults={"reason": "prova"})[0].pk
+
+
+def _member(w: World) -> int:
+    """A member of the demo tournament's club for 2026 (made here: the demo has none)."""
+    from fees.models import Membership
+    from tournaments.models import Player
+
+    player = Player.objects.get(pk=w.player)
+    return Membership.objects.get_or_create(club_id=w.club, player=player, year=2026)[0].pk
 
 
 def _season(w: World) -> int:
@@ -232,6 +320,8 @@ def _invitation(w: World) -> int:
 
 # Form fields a write needs to get past its own lookups (so "accepted" is not hidden by a 404).
 BODY: dict[str, Callable[[World], Any]] = {
+    "clubstats:ranking_rule": lambda w: {"rule": "best", "best_n": "3"},
+    "api-statistics-club-ranking-rule": lambda w: {"rule": "best", "best_n": 3},
     "tournaments:link_create": lambda w: {"kind": "player", "registration": w.registration},
     "tournaments:invitation_create": lambda w: {"invite-role": "referee"},
     "api-invitations": lambda w: {"role": "referee"},
@@ -244,6 +334,19 @@ BODY: dict[str, Callable[[World], Any]] = {
     # a whole, valid published tournament (the demo's own content): the token's PUT gets past the
     # allow-list to the receive path (refused there as a conflict: the demo is run here)
     "api-publish": lambda w: _publish_document(w),
+    "api-checkin-self": lambda w: {"game_number": 3},  # past its own checks: the player is told it is closed
+    # a valid write of each fees route (the world's player paid in cash; a new member; a card)
+    "fees:settings": lambda w: {"fee": "6", "member_price": "3"},
+    "api-fee": lambda w: {"fee": "6.00", "member_price": "3.00"},
+    "fees:mark": lambda w: {"status": "unpaid"}, "api-registration-payment": lambda w: {"status": "unpaid"},
+    "fees:members": lambda w: {"player": w.player, "year": "2027"},
+    "api-club-members": lambda w: {"player": w.player, "year": 2027},
+    "api-club-member": lambda w: {"card": True, "card_amount": "50"},
+    # the season's final phase: a date, a player, a phase (the demo's season has no final phase: refused
+    # as such, 400, to those who may run it)
+    "seasons:finals-create": lambda w: {"date": "20/12/2026"}, "seasons:finals-absent": lambda w: {"player": w.player},
+    "api-season-finals": lambda w: {"date": "2026-12-20"}, "api-season-finals-withdraw": lambda w: {"player": w.player},
+    "api-season-finals-draw": lambda w: {"phase": "semifinals"},
     # the demo tournament, an evening of the club's season (``_season``)
     **{n: (lambda w: {"tournament": _tournament_pk(w)})
        for n in ("seasons:attach", "seasons:detach", "api-season-evenings-attach",

@@ -1,4 +1,5 @@
-"""A club with its admin and a season of two played evenings (one table of four each)."""
+"""A club with its admin and a season of two played evenings (one table of four each); a league of
+twelve players for the final phase."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
+from tables.models import Game, Table
 from tests.factories import scoring as f
 from tests.factories.tournaments import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
 from tournaments.models import ClubRole, Registration, Season, Tournament
@@ -57,3 +61,46 @@ def club_season(club_admin: dict[str, Any]) -> dict[str, Any]:
     play(two, [dario, carla, bruno, anna], SECOND, admin=admin)  # Dario 70, Carla 50, Bruno 20, Anna 10
     return {**club_admin, "players": players, "evenings": [one, two],
             "anna": anna, "bruno": bruno, "carla": carla, "dario": dario}
+
+
+# ------------------------------------------------------------------ the final phase
+NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Luca", "Marta", "Nino", "Olga")
+
+
+def client_for(user: Any = None) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+def make_league(club: Any, admin: Any, season: Any) -> dict[str, Any]:
+    """12 players, 2 evenings of 3 tables. S-RTU: P 50/30/20/10 → 80,
+    45, 25, 10 (FIRST); P 40/35/15/10 → 70, 50, 20, 10 (SECOND)."""
+    p = {n: PlayerFactory(first_name=n, last_name="Lario", club=club) for n in NAMES}
+    today = timezone.localdate()
+    one = evening_of(season, today - dt.timedelta(days=14), list(p.values()))
+    for names, data in ((NAMES[0:4], FIRST), (NAMES[4:8], SECOND), (NAMES[8:12], FIRST)):
+        play(one, [p[n] for n in names], data, admin=admin)
+    two = evening_of(season, today - dt.timedelta(days=7), list(p.values()))
+    for names in (("Elena", "Anna", "Ivo", "Bruno"), ("Carla", "Dario", "Luca", "Fabio"),
+                  ("Gina", "Marta", "Nino", "Olga")):
+        play(two, [p[n] for n in names], FIRST, admin=admin)
+    return {"club": club, "admin": admin, "season": season, "p": p}
+
+
+@pytest.fixture
+def league(club_admin: dict[str, Any]) -> dict[str, Any]:
+    return make_league(club_admin["club"], club_admin["admin"], club_admin["season"])
+
+
+def patch(c: Client, season: Any, data: dict[str, Any]) -> Any:
+    return c.patch(reverse("api-season", kwargs={"pk": season.pk}), data, content_type="application/json")
+
+
+def play_table(phase: Any, table: Table, admin: Any) -> None:
+    """P 40/35/15/10 in seat order: seat 1 wins (results entered as usual: a referee, confirmed)."""
+    Game.objects.filter(pk=table.game_id).update(status=Game.Status.RUNNING)
+    f.enter(table, f.role(phase, "referee"), "short", SECOND, confirm_by=admin)
+
+

@@ -27,7 +27,7 @@ from tables.seating import (
 
 def test_every_priority_is_one_registered_class_with_its_words() -> None:
     assert PRIORITIES == ("repeat_five", "winners_apart", "club_apart", "region_apart",
-                          "repeat_opponents")
+                          "repeat_opponents", "team_apart", "teams_meet_evenly")
     assert [c.key for c in PRIORITY_CLASSES] == list(PRIORITIES)
     details = [PRIORITY_BY_KEY[k].detail for k in PRIORITIES]
     assert len(set(details)) == len(details)
@@ -41,9 +41,10 @@ def test_every_priority_is_one_registered_class_with_its_words() -> None:
 def _random_problem(seed: int, count: int) -> tuple[_Problem, list[list[int]]]:
     rng = SeededRng(f"p{seed}", stream="test")
     clubs = [None, "Lario", "Etna", "lario "]
-    players = [SeatingPlayer(i, club=clubs[rng.randbelow(4)], region=["N", None][rng.randbelow(2)])
+    players = [SeatingPlayer(i, club=clubs[rng.randbelow(4)], region=["N", None][rng.randbelow(2)],
+                             team=["t1", "t2", None, "t3"][rng.randbelow(4)])
                for i in range(1, count + 1)]
-    history = History()
+    history = History(teams={p.id: p.team for p in players if p.team})
     for _game in range(rng.randbelow(3)):
         order = list(range(1, count + 1))
         rng.shuffle(order)

@@ -32,7 +32,8 @@ def test_player_link_marks_the_browser_and_grants_no_login(client, tournament) -
     reg = RegistrationFactory(tournament=tournament)
     link = PlayerLinkFactory(tournament=tournament, player=reg.player)
     response = open_private_link(client, link.token)
-    assert response["Location"] == f"/t/{tournament.slug}/"
+    # the player's own page, even before the first tables: their check-in, standing, next game
+    assert response["Location"] == f"/t/{tournament.slug}/me/"
     page = client.get(response["Location"])
     assert page.context["me"] == reg.player
     assert not page.context["user"].is_authenticated

@@ -39,8 +39,14 @@ from .presets import (
     CLUB_NUMBERS,
     DEFAULT_CHAIN,
     DEFAULT_ROUNDS,
+    FIXED_SEMIFINALS,
+    KNOCKOUTS,
     PRESETS,
     RCU_THRESHOLDS,
+    SHAPE_PLAYERS,
+    TEAM_BEST,
+    TEAM_ROSTER,
+    TEAM_STARTERS,
     Preset,
     RoundTables,
     all_presets,
@@ -58,7 +64,8 @@ from .rules import (
 
 __all__ = [
     "BEST", "CLUB_NUMBERS", "DEFAULT_CHAIN", "DEFAULT_ROUNDS", "FRIENDLY", "STANDINGS_METHODS", "EventFormat", "applied_chain",
-    "default_tables", "of", "of_many", "DEFAULT_SCORING_SYSTEM", "PRESETS", "RCU_THRESHOLDS", "FormatChoice", "Preset",
+    "default_tables", "of", "of_many", "DEFAULT_SCORING_SYSTEM", "FIXED_SEMIFINALS", "KNOCKOUTS", "PRESETS",
+    "RCU_THRESHOLDS", "SHAPE_PLAYERS", "TEAM_BEST", "TEAM_ROSTER", "TEAM_STARTERS", "FormatChoice", "Preset",
     "RoundTables", "all_presets", "check_chain", "check_choice", "check_scoring_system", "get", "has_clock",
     "preset_or_refuse", "problems", "ruleset_for", "scoring_system_choices", "time_limit", "validate_rules",
 ]

@@ -16,7 +16,14 @@ from common.errors import DomainError
 from engine import CLUB_FORMATS, SCORING_SYSTEMS
 
 from . import vocabulary
-from .presets import CLUB_NUMBERS, PRESETS, RCU_THRESHOLDS, Preset
+from .presets import (
+    CLUB_NUMBERS,
+    KNOCKOUTS,
+    PRESETS,
+    SHAPE_PLAYERS,
+    TEAM_MODES,
+    Preset,
+)
 
 MAX_GAMES = 20  # a tournament has between 1 and 20 games (Tournament's check constraint)
 MAX_BEST_N = 50  # K-BESTN: the clubs' championships count up to 50 games
@@ -127,9 +134,13 @@ def problems(preset: Preset) -> list[str]:
                 for p in tables.priorities if p not in priorities]
         if tables.seeding not in seedings:
             out.append(f"round {number}: seeding {tables.seeding!r} is not a seeding")
-    if preset.knockout and preset.knockout not in RCU_THRESHOLDS:
-        out.append(f"knockout {preset.knockout!r} has no K-KO-RCU thresholds")
+    if preset.knockout and preset.knockout not in KNOCKOUTS:
+        out.append(f"knockout {preset.knockout!r} has no K-KO-RCU thresholds nor fixed semifinals")
+    if preset.shape not in SHAPE_PLAYERS:
+        out.append(f"shape {preset.shape!r} is not a table shape")
     out += [f"editable {k!r} is not something an organizer may change" for k in preset.editable if k not in EDITABLE]
     if set(preset.editable) & set(CLUB_NUMBERS) and preset.scoring_system not in CLUB_FORMATS:
         out.append(f"{preset.scoring_system} has no club-format numbers to change")
+    if preset.teams not in TEAM_MODES:
+        out.append(f"teams {preset.teams!r} is not one of {TEAM_MODES}")
     return out

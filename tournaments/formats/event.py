@@ -101,7 +101,11 @@ class EventFormat:
         if self.preset_obj is None:
             return {}
         tables = self.tables_for(number)
-        return {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region}
+        chosen = {"priorities": list(tables.priorities), "seeding": tables.seeding, "by_region": tables.by_region,
+                  "shape": self.preset_obj.shape}
+        if self.preset_obj.teams:
+            chosen["prefer"] = "fours"  # a team event: 4 starters of 4 teams a table, a 5-table only if it must
+        return chosen
 
     def rules(self) -> RuleSet:
         """The engine's rule set, overrides applied (DomainError if they no longer fit)."""

@@ -31,6 +31,22 @@ RCU_THRESHOLDS: Mapping[str, tuple[int, ...]] = MappingProxyType({
     "raduno": (36, 76, 116, 156, 196),
     "master": (49, 99, 149, 199),
 })
+# K-KO-SE: knock-out kinds with a fixed number of semifinals whatever the entrants (Sant'Eufemia:
+# the top 16 still playing, 4 semifinals, one final of their winners).
+FIXED_SEMIFINALS: Mapping[str, int] = MappingProxyType({"santeufemia": 4})
+KNOCKOUTS = (*RCU_THRESHOLDS, *FIXED_SEMIFINALS)
+
+# K-TABLES: the table sizes a shape plays, as rule-set overrides (T-SIZE): a format that seats
+# 2 or 3 players at a table says so, and choosing another format takes the override back. Two
+# players cannot be dealt within D-50 (half of Nord America's 9 territories is 4, and 4 + 4 < 9),
+# so one-versus-one deals without it, as the classic rules do.
+ONE_VERSUS_ONE_DEAL: Mapping[str, Any] = MappingProxyType({"deal_max_continent_share": None})
+SHAPE_PLAYERS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
+    "fours": MappingProxyType({}),
+    "threes": MappingProxyType({"min_players": 3, "max_players": 4}),
+    "pairs": MappingProxyType({"min_players": 2, "max_players": 3, **ONE_VERSUS_ONE_DEAL}),
+    "pairs_bye": MappingProxyType({"min_players": 2, "max_players": 2, **ONE_VERSUS_ONE_DEAL}),
+})
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,16 @@ class Preset:
     ranking_class: str = ""  # K-RANKING type of the event (see ranking.formula.CLASSES)
     editable: tuple[str, ...] = ()
     notes: Any = ""
+    shape: str = "fours"  # K-TABLES / K-SWISS: tables of 4/5, 4/3, pairs, pairs with a bye
+    # team events (teams/, docs/teams.md): "" none; "roster" each team enters a roster and names
+    # its starters each round (CNS); "club" a team is a club and every player plays
+    teams: str = ""
+
+    @property
+    def ruleset_overrides(self) -> Mapping[str, Any]:
+        """The rule set's table sizes this format needs (T-SIZE; none for tables of 4 and 5), and
+        for one-versus-one a deal without D-50."""
+        return SHAPE_PLAYERS.get(self.shape, MappingProxyType({}))
 
     def tables_for(self, round_number: int) -> RoundTables:
         known = [n for n in sorted(self.rounds) if n <= round_number]
@@ -77,10 +103,17 @@ class Preset:
                        for n, r in sorted(self.rounds.items())},
             "knockout": self.knockout,
             "knockout_thresholds": list(RCU_THRESHOLDS.get(self.knockout, ())),
+            "knockout_semifinals": FIXED_SEMIFINALS.get(self.knockout),
+            "shape": self.shape, "ruleset_overrides": dict(self.ruleset_overrides),
             "ranking_class": self.ranking_class,
-            "editable": list(self.editable), "notes": str(self.notes),
+            "editable": list(self.editable), "notes": str(self.notes), "teams": self.teams,
         }
 
+
+TEAM_MODES = ("", "roster", "club")
+TEAM_BEST = 9  # a team's score is the sum of its best 9 results (CNS: 12 results, 9 count)
+TEAM_STARTERS = 4  # CNS: each round a team's captain names 4 starters
+TEAM_ROSTER = (4, 12)  # CNS: a team enters 4 to 12 players
 
 # what an organizer may change, per kind of number
 CLUB_NUMBERS = ("win_bonus", "shared_win_bonus", "size_factor")
@@ -162,6 +195,75 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({p.id: p for p in (
         ranking_class="OPN", editable=("games_count", "chain"),
         notes=_("S-BGL: place points 100/60/40/20 (5 players 100/65/50/30/15) plus the share of the "
                 "table's points; a 3-player table scores as a 4-player one with a phantom."),
+    ),
+    # K-SWISS: round 1 keeps clubs apart; from round 2 the standings make the tables, repeat
+    # opponents then club-mates avoided within one table of each player's block.
+    Preset(
+        "bgl-swiss", _("BGL Svizzera"), "S-BGL", "italiana", None, 4, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_opponents", "club_apart"), seeding="swiss")},
+        ranking_class="OPN", editable=("games_count", "chain"), shape="threes",
+        notes=_("K-SWISS: from round 2 tables by standings (the leaders at table 1), tables of 4 and the "
+                "lowest-ranked at the tables of 3; S-BGL scoring."),
+    ),
+    Preset(
+        "1vs1", _("1vs1"), "S-BGL", "italiana", None, 3, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "repeat_opponents", "club_apart"))},
+        editable=("games_count", "chain"), shape="pairs",
+        notes=_("One against one, drawn each round; an odd count plays one table of 3. S-BGL scoring: "
+                "100 to the winner, 55 to the loser, plus the share of the table's points."),
+    ),
+    Preset(
+        "1vs1-swiss", _("1vs1 Svizzera"), "S-BGL", "italiana", None, 4, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "repeat_opponents", "club_apart"), seeding="swiss")},
+        editable=("games_count", "chain"), shape="pairs_bye",
+        notes=_("K-SWISS: one against one by standings from round 2; an odd count gives the lowest-ranked "
+                "player without a bye yet a game against a ghost seat (S-BYE)."),
+    ),
+    Preset(
+        "2vs2", _("2vs2"), "S-BGL", "italiana", None, 4, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "repeat_opponents", "club_apart"), seeding="swiss")},
+        ranking_class="2V2", editable=("games_count", "chain"), shape="pairs_bye",
+        notes=_("A pair registers as one entrant and plays one pair at a time, by standings from round 2 "
+                "(K-SWISS); each pair's result is one seat, scored as 1vs1 (S-BGL)."),
+    ),
+    Preset(
+        "victory", _("Victory"), "S-MASTER", "italiana", None, 3, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "club_apart", "repeat_opponents"))},
+        ranking_class="OPN", editable=("games_count", "chain"),
+        notes=_("Master's 1.xxx scores (at most 1.100), ranked like an Open: every game counts, any number "
+                "of games."),
+    ),
+    Preset(
+        "santeufemia", _("Sant'Eufemia"), "S-OPEN", "italiana", None, 4, ("total", "wins", "best_game"),
+        {1: RoundTables(("club_apart",)),
+         2: RoundTables(("repeat_five", "winners_apart", "club_apart", "repeat_opponents"), seeding="greca"),
+         3: RoundTables(("club_apart", "region_apart"))},
+        knockout="santeufemia", ranking_class="OPN", editable=("chain",),
+        notes=_("K-KO-SE: two Open games, then the top 16 still playing in 4 semifinals (one of each band of "
+                "four), their winners in the final; finalists first by their final."),
+    ),
+    Preset(
+        "cns", _("CNS (national team championship)"), "S-GUFO", "italiana", None, 3,
+        ("total", "wins", "best_game"),
+        {1: RoundTables(("team_apart", "teams_meet_evenly")),
+         2: RoundTables(("team_apart", "teams_meet_evenly", "repeat_opponents"))},
+        ranking_class="SQD", editable=("games_count", "chain"), teams="roster",
+        notes=_("Teams of 4–12 players with a captain, who names 4 starters each round; tables of 4 "
+                "players of 4 different teams; every game scored S-GUFO; a team's score is its best 9 "
+                "results, ties by its best result, then best 2 … best 8."),
+    ),
+    Preset(
+        "squadre", _("Club team tournament"), "S-GUFO", "italiana", None, 3, ("total", "wins", "best_game"),
+        {1: RoundTables(("team_apart", "teams_meet_evenly")),
+         2: RoundTables(("team_apart", "teams_meet_evenly", "repeat_opponents"))},
+        ranking_class="SQD", editable=("games_count", "chain"), teams="club",
+        notes=_("A team is a club and every player of the club plays; every game scored S-GUFO; a "
+                "club's score is its best 9 results."),
     ),
 )})
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import DomainError
 
-from .. import audit
+from .. import audit, hooks
 from ..models import CheckIn, Registration, Tournament
 from .guards import require_referee
 
@@ -77,9 +77,10 @@ def carry_over_checkins(tournament: Tournament, game_number: Any, *, actor: Any)
     if number == 1:
         raise DomainError(_("Game 1 has no previous game to carry presences from."),
                           field="game_number", rule="GAME")
+    skipping = {pk for said in hooks.skipping for pk in said(tournament, number)}
     previous = Registration.objects.active().with_state().filter(
         tournament=tournament, checkins__game_number=number - 1,
-    ).exclude(checkins__game_number=number).select_related("tournament")
+    ).exclude(checkins__game_number=number).exclude(pk__in=skipping).select_related("tournament")
     return bulk_checkin(previous, number, actor=actor)
 
 

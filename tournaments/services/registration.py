@@ -120,13 +120,16 @@ def next_game(tournament: Tournament) -> int:
 
 
 @transaction.atomic
-def withdraw(registration: Registration, *, actor: Any, reason: str = "") -> Registration | None:
+def withdraw(registration: Registration, *, actor: Any, reason: str = "",
+             player: Any = None) -> Registration | None:
     """Withdraw a registration; the first waitlisted player moves up when a place frees.
     Returns the promoted registration, if any. The withdrawal is recorded (``Withdrawal``: from
     the next game without tables, when, by whom, ``reason``). The withdrawn player's check-ins
-    are removed (they will not be seated); tables keep their own history."""
+    are removed (they will not be seated); tables keep their own history. ``player``: the
+    registration's own player, withdrawing from their personal link (no organizer needed)."""
     tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
-    require_organizer(actor, tournament)
+    if player is None or getattr(player, "pk", None) != registration.player_id:
+        require_organizer(actor, tournament)
     reason = " ".join(str(reason or "").split())
     if len(reason) > Withdrawal._meta.get_field("reason").max_length:
         raise DomainError(_("The reason is too long (200 characters at most)."), field="reason", rule="FORMAT")
