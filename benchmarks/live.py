@@ -23,6 +23,14 @@ The database and the Redis number given are EMPTIED first. It measures:
    kept-alive connection per phone, the events arriving over 10 s, and again all within one poll
    period: ``--crowd-arrival``).
 
+5. with ``--full-api``, on its own: the full standings API (every row,
+   ``/api/scoring/tournaments/<slug>/standings/``, what an integration or an overlay polls) at
+   ``--full-api-sizes`` players (500, 5,000): from a referee's confirmation to the full API
+   showing the changed row, the server part (one client asking back to back, ``If-None-Match``,
+   gzip) and end to end (``--full-api-clients`` clients each polling every second from a random
+   phase), p50/p95, with the server's CPU seconds and the load average during the trials.
+   ``--write`` replaces the "Full standings API" section of docs/benchmarks.md.
+
 wrk (Debian package ``wrk``) and the load client run on the same cores as the server: the figures
 are a floor. ``--write`` replaces the "Live" section of docs/benchmarks.md.
 """
@@ -450,6 +458,11 @@ def main() -> int:
                          "(the first is the goal's; 1.5: all of them within one poll period)")
     ap.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--full-api", action="store_true",
+                    help="only the full standings API's freshness (part 5), at --full-api-sizes players")
+    ap.add_argument("--full-api-sizes", default="500,5000")
+    ap.add_argument("--full-api-clients", type=int, default=4)
+    ap.add_argument("--label", default="", help="names the run in the written section (e.g. the branch)")
     ap.add_argument("--crowd-only", action="store_true",
                     help="only the 1,200 polling clients (part 4), for working on its tail; not written")
     args = ap.parse_args()
@@ -463,6 +476,8 @@ def main() -> int:
         print("needs --postgres and --redis (both are emptied)", file=sys.stderr)
         return 2
     env = stack(args.postgres, args.redis)
+    if args.full_api:
+        return full_api_main(env, args)
     from django.core.cache import cache
     from django.core.management import call_command
 
@@ -600,6 +615,157 @@ def pages_and_visibility(base: str, d: dict[str, Any], paths: dict[str, str], si
     print(f"confirmation → visible: server p50 {v['server_p50'] * 1000:.0f} ms p95 {v['server_p95'] * 1000:.0f} "
           f"ms; phones polling every {POLL} s: p50 {v['phone_p50']:.2f} s p95 {v['phone_p95']:.2f} s", flush=True)
     return v
+
+
+def _api_row(body: bytes, player: int) -> bytes:
+    """The full API's row of ``player`` as it was written (its bytes up to the next row's start)."""
+    at = body.find(b'"player":%d,' % player)
+    if at < 0:
+        return b""
+    end = body.find(b'"pending_correction_note":', at)
+    return body[at:body.find(b"}", end) if end >= 0 else at + 2000]
+
+
+class _Poller:
+    """A client of the full API: asks with ``If-None-Match`` and gzip, keeps the last body (raw)."""
+
+    def __init__(self, url: str) -> None:
+        self.url, self.etag, self.body = url, "", b""
+
+    def poll(self) -> tuple[float, bytes]:
+        """(when the answer was in, the current body)."""
+        import gzip
+
+        headers = {"Accept-Encoding": "gzip", **({"If-None-Match": self.etag} if self.etag else {})}
+        status, got, body = _get(self.url, headers)
+        arrived = time.perf_counter()
+        if status == 200:
+            self.etag = got.get("ETag", "")
+            self.body = gzip.decompress(body) if got.get("Content-Encoding") == "gzip" else body
+        return arrived, self.body
+
+
+def full_api_freshness(base: str, d: dict[str, Any], trials: int, clients: int) -> dict[str, Any]:
+    """Part 5: seconds from a confirmation (committed) to the full API showing the changed row:
+    one client asking back to back (the server part) and ``clients`` clients polling every 1 s
+    from random phases (end to end), all at once."""
+    from django.db.utils import OperationalError
+
+    url = f"{base}/api/scoring/tournaments/{d['t'].slug}/standings/"
+    rnd = random.Random(17)
+    server: list[float] = []
+    seen: list[float] = []
+    game1 = [t for t in d["tables"] if t.game.number == 1]
+    watch: dict[str, Any] = {"pid": 0, "before": b"", "committed": None, "seen": {}}
+    stop = threading.Event()
+
+    def phone(k: int) -> None:
+        poller = _Poller(url)
+        stop.wait(rnd.uniform(0, 1.0))
+        while not stop.is_set():
+            started = time.perf_counter()
+            arrived, body = poller.poll()
+            committed = watch["committed"]
+            if committed is not None and k not in watch["seen"] and _api_row(body, watch["pid"]) != watch["before"]:
+                watch["seen"][k] = arrived - committed
+            stop.wait(max(0.0, 1.0 - (time.perf_counter() - started)))
+
+    threads = [threading.Thread(target=phone, args=(k,), daemon=True) for k in range(clients)]
+    for th in threads:
+        th.start()
+    front = _Poller(url)
+    for _ in range(trials):
+        table = rnd.choice(game1)
+        pid = int(table.seats.get(number=1).player_id)
+        watch.update(pid=pid, before=_api_row(front.poll()[1], pid), committed=None, seen={})
+        try:
+            correction(dict(d, tables=[table]), rnd)
+        except OperationalError as e:  # a deadlock with a task of the worker's (seen once): counted, skipped
+            print(f"correction refused by the database ({type(e.__cause__).__name__}): trial skipped", flush=True)
+            continue
+        committed = watch["committed"] = time.perf_counter()
+        while time.perf_counter() - committed < 30:
+            arrived, body = front.poll()
+            if _api_row(body, pid) != watch["before"]:
+                server.append(arrived - committed)
+                break
+        deadline = time.perf_counter() + 10
+        while len(watch["seen"]) < clients and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        seen += list(watch["seen"].values())
+        time.sleep(rnd.uniform(0.2, 0.6))
+    stop.set()
+    for th in threads:
+        th.join()
+    server.sort()
+    seen.sort()
+    return {"server_p50": statistics.median(server), "server_p95": server[int(len(server) * 0.95)],
+            "e2e_p50": statistics.median(seen), "e2e_p95": seen[int(len(seen) * 0.95)],
+            "trials": len(server), "seen": len(seen)}
+
+
+def full_api_main(env: dict[str, str], args: argparse.Namespace) -> int:
+    """Part 5 alone, at each of ``--full-api-sizes``: a fresh tournament, servers started on it."""
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connections
+
+    call_command("migrate", verbosity=0)
+    results = []
+    for n in [int(x) for x in args.full_api_sizes.split(",") if x]:
+        call_command("flush", interactive=False, verbosity=0)
+        cache.clear()
+        d = build("bench", n, 20261122)
+        connections.close_all()
+        port = args.port or _free_port()
+        base = f"http://127.0.0.1:{port}"
+        servers = start_servers(env, port)
+        try:
+            url = f"{base}/api/scoring/tournaments/bench/standings/"
+            _wait(url, timeout=120)
+            settle(d["t"].pk)
+            for _ in range(3):
+                _get(url, {"Accept-Encoding": "gzip"})  # both processes warm
+            size = len(_get(url)[2])
+            gz = len(_get(url, {"Accept-Encoding": "gzip"})[2])
+            loads: list[float] = [load_average()]
+            stop = threading.Event()
+            sampler = sample_load(stop, loads, 2.0)
+            cpu0 = server_cpu(servers)
+            wall0 = time.perf_counter()
+            found = full_api_freshness(base, d, args.trials, args.full_api_clients)
+            found["cpu_share"] = (server_cpu(servers) - cpu0) / (time.perf_counter() - wall0)
+            stop.set()
+            sampler.join()
+        finally:
+            for server in servers:
+                os.killpg(server.pid, signal.SIGTERM)
+            for server in servers:
+                server.wait(timeout=30)
+        found.update(players=n, bytes=size, gzip=gz, load_min=min(loads), load_max=max(loads),
+                     load_mean=statistics.mean(loads))
+        results.append(found)
+        print(f"full API at {n} players ({size} B, gzip {gz} B): server p50 {found['server_p50'] * 1000:.0f} ms "
+              f"p95 {found['server_p95'] * 1000:.0f} ms; end to end (1 s poll, {args.full_api_clients} clients) "
+              f"p50 {found['e2e_p50']:.2f} s p95 {found['e2e_p95']:.2f} s; server CPU {found['cpu_share']:.2f} s/s; "
+              f"load {found['load_min']:.1f}-{found['load_max']:.1f} (mean {found['load_mean']:.1f})", flush=True)
+    section = "\n".join([
+        f"### Full standings API{' (' + args.label + ')' if args.label else ''}, "
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
+        "",
+        f"`benchmarks/live.py --full-api` — Python {platform.python_version()}, {platform.machine()}, nproc "
+        f"{os.cpu_count()}; {args.trials} corrections confirmed per size, gunicorn -w 2 -k gthread --threads "
+        f"{THREADS}, one Celery worker, PostgreSQL, Redis.",
+        "",
+        "| players | body (gzip) | server p50 | server p95 | end to end p50 (1 s poll) | end to end p95 | "
+        "server CPU s/s | load average (min–max, mean) |",
+        "|---|---|---|---|---|---|---|---|",
+        *(f"| {r['players']} | {r['bytes'] / 1e6:.2f} MB ({r['gzip'] / 1e3:.0f} kB) | {r['server_p50'] * 1000:.0f} ms | "
+          f"{r['server_p95'] * 1000:.0f} ms | {r['e2e_p50']:.2f} s | {r['e2e_p95']:.2f} s | {r['cpu_share']:.2f} | "
+          f"{r['load_min']:.1f}–{r['load_max']:.1f}, {r['load_mean']:.1f} |" for r in results),
+    ])
+    print("\n" + section)
+    return 0
 
 
 def write_section(heading: str, section: str) -> None:

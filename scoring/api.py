@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -22,7 +23,7 @@ from tournaments.access import linked_player
 from tournaments.models import Tournament
 from tournaments.permissions import TournamentObjectPermission, TournamentScoped
 
-from . import selectors, services
+from . import assembled, selectors, services
 from .models import ResultSubmission
 from .serializers import (
     ConfirmationSerializer,
@@ -51,13 +52,26 @@ class StandingsAPI(APIView):
         tournament = get_object_or_404(Tournament, slug=slug)
         params = request.query_params
         if not any(k in params for k in ("limit", "offset", "player", "q")):
-            return Response(selectors.public_standings(tournament))
+            return _every_row(request, tournament)
         limit = min(max(_number(params.get("limit"), "limit", 100), 1), 500)
         offset = _number(params.get("offset"), "offset", 0)
         player = _number(params.get("player"), "player", -1)
         page = selectors.standings_slice(tournament, offset=offset, limit=limit, player=player,
                                          q=params.get("q", "").strip()[:60], public=True)
         return Response({k: v for k, v in page.items() if k not in ("at", "total")})
+
+
+def _every_row(request: Request, tournament: Tournament) -> HttpResponse:
+    """The whole standings: as JSON, assembled from the worker's stored rows (``scoring.assembled``:
+    each row encoded once per version, not 5,000 rows per change); read whole otherwise (no
+    worker, nothing stored yet, a row evicted) or for another renderer (the browsable API,
+    ``indent=``), and when games are hidden from the public (``selectors.public_standings``)."""
+    if (request.accepted_renderer.format == "json" and "indent" not in (request.accepted_media_type or "")
+            and selectors.first_hidden_game(tournament) is None):
+        body = assembled.full_body(tournament.pk)
+        if body is not None:
+            return HttpResponse(body, content_type=request.accepted_renderer.media_type)
+    return Response(selectors.public_standings(tournament))
 
 
 def _number(value: str | None, name: str, default: int) -> int:

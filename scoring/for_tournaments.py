@@ -54,7 +54,28 @@ def audit_context(ids: set[int]) -> dict[int, dict[str, Any]]:
             for sub in ResultSubmission.objects.filter(pk__in=ids).select_related("table__game")}
 
 
+def registrations_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A registration or a withdrawal saved or deleted: who holds a place is who the standings
+    list (a withdrawn player who never played leaves them, one who comes back returns), so they
+    are computed again, as after a result (the worker's store is the pages' new validator)."""
+    if kwargs.get("raw"):
+        return
+    tournament_id = getattr(instance, "tournament_id", None)
+    if tournament_id is None:  # a withdrawal: its registration's
+        tournament_id = Registration.objects.filter(pk=instance.registration_id).values_list(
+            "tournament_id", flat=True).first()
+    if tournament_id is not None:
+        recompute.invalidate(tournament_id)
+
+
 def register() -> None:
+    from django.db.models.signals import post_delete, post_save
+
+    from tournaments.models import Withdrawal
+
+    for model in (Registration, Withdrawal):
+        post_save.connect(registrations_changed, sender=model, dispatch_uid=f"standings-{model.__name__}")
+        post_delete.connect(registrations_changed, sender=model, dispatch_uid=f"standings-del-{model.__name__}")
     hooks.register(hooks.player_data, player_data)
     hooks.register(hooks.player_erased, player_erased)
     hooks.register(hooks.players_merged, players_merged)

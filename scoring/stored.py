@@ -117,6 +117,11 @@ class Head:
         return found  # type: ignore[no-any-return]
 
 
+def entries(keys: list[str]) -> dict[str, Any]:
+    """The stored entries of these keys that are there (one round trip)."""
+    return cache.get_many(keys)  # type: ignore[no-any-return]
+
+
 def read(tournament_id: int) -> Head | None:
     data = cache.get(head_key(tournament_id))
     return Head(tournament_id, data) if data is not None else None

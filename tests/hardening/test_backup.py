@@ -50,7 +50,10 @@ def test_export_import_export_round_trips(demo_tournament: Tournament, tmp_path:
     kinds = {o["model"] for o in doc["objects"]}
     assert {"tables.seat", "scoring.resultsubmission", "tournaments.auditentry"} <= kinds
     # The restored tournament works: same standings, and its people can sign in again.
-    assert Client().get("/api/scoring/tournaments/demo/standings/").json() == standings
+    # (computed again: the restored registrations refresh them, so only their stamp and time differ)
+    again = Client().get("/api/scoring/tournaments/demo/standings/").json()
+    assert {k: v for k, v in again.items() if k not in ("stamp", "computed_at")} == {
+        k: v for k, v in standings.items() if k not in ("stamp", "computed_at")}
     assert Client().login(username="organizzatore", password="risiko-organizza")
     # New rows get fresh ids after the restored ones (sequences moved on).
     t = Tournament.objects.get(slug="demo")
