@@ -49,7 +49,7 @@ def full_body(tournament_id: int) -> bytes | None:
     if head is None:
         return None
     if time.time() - head.data.get("computed_at", 0) > selectors.CACHE_TTL:
-        selectors._tell(selectors.stale_standings, tournament_id)  # as selectors._standings does
+        selectors.tell(selectors.stale_standings, tournament_id)  # as selectors._standings does
     key = (tournament_id, str(head.data.get("stamp")), get_language() or "")
     with _lock:
         body = _bodies.get(key)
@@ -115,6 +115,6 @@ def _join(head: stored.Head, pieces: list[bytes]) -> bytes:
         code = ties[i]
         rows.append(b"".join((piece, b',"rank":', str(ranks[i]).encode(), flag[bool(shared[i])], tie(code),
                               games(waiting), label(code), note(waiting))))
-    top = selectors._label_meta({**head.meta, "rows": None})
+    top = selectors.label_meta({**head.meta, "rows": None})
     parts = [encode(k) + b":" + (b"[" + b",".join(rows) + b"]" if k == "rows" else encode(v)) for k, v in top.items()]
     return b"{" + b",".join(parts) + b"}"

@@ -139,7 +139,10 @@ stale_standings: list[Callable[[int], None]] = []
 lost_heads: list[Callable[[int], None]] = []
 
 
-def _tell(hook: list[Callable[[int], None]], tournament_id: int) -> None:
+def tell(hook: list[Callable[[int], None]], tournament_id: int) -> None:
+    """Call every listener of ``hook`` (stale or lost standings) for the tournament: the write
+    side (scoring/recompute.py) answers, so this read module never writes (the full API's
+    assembly, scoring/assembled.py, tells the same)."""
     for answer in hook:
         answer(tournament_id)
 
@@ -386,10 +389,10 @@ def standings_slice(tournament: Tournament, *, offset: int = 0, limit: int = 100
         offset = min(max(offset, 0), max(0, (len(positions) - 1) // limit * limit))
     rows = fetch(positions[offset:offset + limit])
     if rows is None:  # a row of this head is gone: read everything once, and store afresh
-        _tell(lost_heads, tournament.pk)
+        tell(lost_heads, tournament.pk)
         return standings_slice(tournament, offset=offset, limit=limit, player=player, q=q, clamp=clamp,
                                public=public)
-    return {**_label_meta(meta), "rows": [_label_row(r) for r in rows], "count": len(positions), "offset": offset,
+    return {**label_meta(meta), "rows": [_label_row(r) for r in rows], "count": len(positions), "offset": offset,
             "at": at, "total": len(ids)}
 
 
@@ -401,10 +404,11 @@ def standings_row(tournament: Tournament, player: int, *, public: bool = False) 
 
 
 def _with_labels(data: dict[str, Any]) -> dict[str, Any]:
-    return {**_label_meta(data), "rows": [_label_row(r) for r in data["rows"]]}
+    return {**label_meta(data), "rows": [_label_row(r) for r in data["rows"]]}
 
 
-def _label_meta(data: dict[str, Any]) -> dict[str, Any]:
+def label_meta(data: dict[str, Any]) -> dict[str, Any]:
+    """The standings' data with the tie-break chain said in words, in the request's language."""
     return {**data, "chain_explained": {m: labels.metric(m) for m in data["chain"]}}
 
 
@@ -439,20 +443,20 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
         rows = head.rows(range(len(head)))
         if rows is not None:
             if time.time() - head.data.get("computed_at", 0) > CACHE_TTL:
-                _tell(stale_standings, tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
+                tell(stale_standings, tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
             return {**head.meta, "rows": rows}
-        _tell(lost_heads, tournament.pk)
+        tell(lost_heads, tournament.pk)
     key = stored.standings_key(tournament.pk)
     cached = cache.get(key)
     if cached is not None:
         if not tasks_in_process() and time.time() - cached.get("computed_at", 0) > CACHE_TTL:
-            _tell(stale_standings, tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
+            tell(stale_standings, tournament.pk)  # names and clubs may have changed meanwhile: refresh, serve these
         return cached  # type: ignore[no-any-return]
     # Nothing stored at all (first reader, or the cache was emptied): computed here, once.
     data = full_standings(tournament)
     cache.set(key, data, CACHE_TTL if tasks_in_process() else None)
     if not tasks_in_process():
-        _tell(stale_standings, tournament.pk)  # the worker stores them in its form (scoring.stored)
+        tell(stale_standings, tournament.pk)  # the worker stores them in its form (scoring.stored)
     return data
 
 
