@@ -37,12 +37,12 @@ def mode(request: Any, settings: Any) -> Any:
     recompute._KEPT.clear()
     assembled._bodies.clear()
     assembled._rows.clear()
-    worker = request.param == "worker"
+    stored_by_worker = request.param == "worker"
     with ExitStack() as patches:
-        if worker:
+        if stored_by_worker:
             patches.enter_context(mock.patch("scoring.selectors.tasks_in_process", return_value=False))
             patches.enter_context(mock.patch("scoring.recompute.schedule"))
-        yield worker
+        yield stored_by_worker
 
 
 def _event() -> dict[str, Any]:
@@ -61,13 +61,13 @@ def _result(table: Any, ref1: Any, ref2: Any | None, winner: int, armies: list[i
                    ended_by="objective", confirm_by=ref2)
 
 
-def _stored(worker: bool, t: Any) -> None:
-    if worker:
+def _stored(stored_by_worker: bool, t: Any) -> None:
+    if stored_by_worker:
         recompute.recompute(t.pk)  # the worker's task after the write
         assert stored.read(t.pk) is not None
 
 
-def _agree(t: Any, worker: bool) -> list[dict[str, Any]]:
+def _agree(t: Any, stored_by_worker: bool) -> list[dict[str, Any]]:
     """The full API, the paginated API (pages of 5) and the leaderboard page answer the same rows;
     the full API's bytes are the standings rendered whole, in Italian and in English."""
     phone = Client()
@@ -91,7 +91,7 @@ def _agree(t: Any, worker: bool) -> list[dict[str, Any]]:
             whole = ExactJSONRenderer().render(selectors.standings(t))  # what the API answered before
         answer = phone.get(url, HTTP_ACCEPT_LANGUAGE=language).content
         assert answer == whole
-    assert (stored.read(t.pk) is not None) == worker  # assembled from the stored rows, or read whole
+    assert (stored.read(t.pk) is not None) == stored_by_worker  # assembled from the stored rows, or read whole
     return rows
 
 
@@ -100,37 +100,37 @@ def _total(rows: list[dict[str, Any]], player: Any) -> Any:
 
 
 def test_full_paginated_and_page_agree_after_every_change(mode: bool) -> None:
-    worker = mode
+    stored_by_worker = mode
     d = _event()
     t, ps, tables = d["t"], d["players"], d["tables"]
-    _stored(worker, t)
-    first = _agree(t, worker)
+    _stored(stored_by_worker, t)
+    first = _agree(t, stored_by_worker)
     assert len(first) == 18
     # a confirmation: table 4's players get their first game
     _result(tables[3], d["ref1"], d["ref2"], winner=2)
-    _stored(worker, t)
-    rows = _agree(t, worker)
+    _stored(stored_by_worker, t)
+    rows = _agree(t, stored_by_worker)
     assert _total(rows, ps[13]) > _total(first, ps[13]) == 0  # seat 2 of table 4 won
     # a correction entered, not yet confirmed: the confirmed result counts, the row is marked
     pending = _result(tables[0], d["ref1"], None, winner=3, armies=[35, 30, 40, 30])
-    _stored(worker, t)
-    marked = _agree(t, worker)
+    _stored(stored_by_worker, t)
+    marked = _agree(t, stored_by_worker)
     assert next(r for r in marked if r["player"] == ps[0].pk)["pending_corrections"] == [1]
     assert next(r for r in marked if r["player"] == ps[0].pk)["pending_correction_note"]
     # withdrawn by its author: the mark goes, the totals stay
     services.withdraw_correction(actor=d["ref1"], submission=pending)
-    _stored(worker, t)
-    assert [(r["player"], r["total"], r["pending_corrections"]) for r in _agree(t, worker)] == [
+    _stored(stored_by_worker, t)
+    assert [(r["player"], r["total"], r["pending_corrections"]) for r in _agree(t, stored_by_worker)] == [
         (r["player"], r["total"], []) for r in rows]
     # a correction confirmed: seat 3 of table 1 wins instead of seat 1
     _result(tables[0], d["ref1"], d["ref2"], winner=3, armies=[35, 30, 40, 30])
-    _stored(worker, t)
-    corrected = _agree(t, worker)
+    _stored(stored_by_worker, t)
+    corrected = _agree(t, stored_by_worker)
     assert _total(corrected, ps[2]) > _total(rows, ps[2]) and _total(corrected, ps[0]) < _total(rows, ps[0])
     # a player who never played withdraws from the tournament: their row goes
     withdraw(Registration.objects.get(tournament=t, player=ps[17]), actor=f.role(t, "organizer"))
-    _stored(worker, t)
-    assert ps[17].pk not in [r["player"] for r in _agree(t, worker)]
+    _stored(stored_by_worker, t)
+    assert ps[17].pk not in [r["player"] for r in _agree(t, stored_by_worker)]
 
 
 @pytest.mark.parametrize("mode", ["worker"], indirect=True)
