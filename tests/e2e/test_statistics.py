@@ -47,7 +47,7 @@ def test_statistics_pages_fit_a_phone_in_italian(browser: Any, settings: Any) ->
     main = phone.locator("main").inner_text()
     assert "Anno per anno" in main and "Percentuale di vittorie per ordine di gioco" in main and "Simulatore" in main
     with phone.expect_download() as download:
-        phone.click("text=Scarica CSV >> nth=0")
+        phone.click("text=Scarica il CSV >> nth=0")
     assert download.value.suggested_filename == f"statistiche-club-{season.alfa.pk}.csv"
     # the club's admin sets the rule from a phone: best 1 event; the ranking follows
     ranking = reverse("clubstats:ranking", args=[season.alfa.pk])

@@ -101,6 +101,7 @@ OTHER_MEANINGS = {
     ("tournaments", "Season"): {"preset", "best_n", "tiebreaks"},  # a season's own standings, its evenings' preset
     ("scoring", "NationalRankingEvent"): {"event_type"},  # the type a year's ranking counted the event as
     ("clubstats", "RankingRule"): {"best_n"},  # a club's own ranking: its best N events, not games
+    ("fees", "Payment"): {"method"},  # how an entry fee was paid (cash, card), not which games count
 }
 
 

@@ -33,7 +33,7 @@ def event(db: Any) -> dict[str, Any]:
 
 def test_every_preset_is_consistent_data() -> None:
     assert set(formats.PRESETS) == {"rtu-one-day", "open", "raduno", "master", "campionato", "cni", "gufo", "bgl",
-                                    "bgl-swiss", "1vs1", "1vs1-swiss", "2vs2", "victory", "santeufemia"}
+                                    "bgl-swiss", "1vs1", "1vs1-swiss", "2vs2", "victory", "santeufemia", "cns", "squadre"}
     for p in formats.PRESETS.values():
         assert p.scoring_system in SCORING_SYSTEMS
         assert all(m in METRICS for m in p.chain)

@@ -350,7 +350,9 @@ def test_every_format_preset_published_shows_on_the_instance_as_on_the_laptop(
     instance.manage("shell", "-c", "from tournaments.models import Club; "
                     f"Club.objects.get_or_create(name='{club} ospiti')")
     slugs, year = [], 0
-    for preset in PRESETS:
+    # a team event's teams are not carried by a publish yet (docs/teams.md, "Not yet"): its
+    # formats are played on the instance itself (tests/teams)
+    for preset in [p for p, fmt in PRESETS.items() if not fmt.teams]:
         made = laptop.do("preset", preset, club, f"{preset}-{run}")
         slugs.append(made["slug"])
         year = made["year"]
