@@ -197,7 +197,7 @@ def test_with_a_real_worker_every_change_reaches_the_full_api_as_the_page(worker
         while time.monotonic() < deadline:
             rows = phone.get(url).json()["rows"]
             if check(rows) and stored.read(t.pk) is not None:
-                return _agree(t, worker=True)
+                return _agree(t, stored_by_worker=True)
             time.sleep(0.1)
         pytest.fail("the change never reached the full standings API:\n" + worker.log())
 
